@@ -1,0 +1,45 @@
+#pragma once
+// Thermal governors (Linux thermal framework): read a sensor temperature every
+// polling period and set frequency ceilings on their cooling devices (DVFS domains).
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ptsim/power/opp_table.hpp"
+
+namespace ptsim::power {
+
+/// A DVFS domain as a cooling device. Cooling state 0 = no limit (max OPP),
+/// state k = k OPPs below the max (as cpufreq_cooling maps states).
+struct cooling_device {
+  const opp_table* opps = nullptr;
+  double weight = 1.0;              ///< IPA split weight
+  double requested_power_W = 0.0;   ///< power at the current request (IPA input)
+  double max_power_W = 0.0;         ///< power at the max OPP under current load (IPA)
+  double min_power_W = 0.0;         ///< power at the min OPP under current load (IPA)
+  /// Power the domain would draw at OPP i under the current load (IPA's power->state map).
+  std::vector<double> power_at_opp_W;
+  double ceiling_hz = 0.0;          ///< output: the frequency ceiling this governor sets
+};
+
+struct thermal_zone_config {
+  double control_temp_K = 358.15;  ///< passive trip (step_wise), control temp (IPA)
+  double switch_on_temp_K = 0.0;   ///< IPA switch-on; 0 = control_temp - 10 K
+  double hysteresis_K = 2.0;
+  double polling_period_s = 0.1;   ///< passive delay
+  double sustainable_power_W = 0.0;  ///< IPA; 0 = estimate from the devices
+};
+
+class thermal_governor {
+ public:
+  virtual ~thermal_governor() = default;
+  virtual void start(const thermal_zone_config& cfg, std::vector<cooling_device>& devices) = 0;
+  /// One update at time now_s with the zone's sensor temperature (K); sets each device's ceiling_hz.
+  virtual void update(double now_s, double temperature_K, std::vector<cooling_device>& devices) = 0;
+};
+
+/// "step_wise" or "power_allocator"; throws std::invalid_argument otherwise.
+std::unique_ptr<thermal_governor> make_thermal_governor(const std::string& name);
+std::vector<std::string> thermal_governor_names();
+
+}  // namespace ptsim::power

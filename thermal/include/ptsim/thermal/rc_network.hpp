@@ -1,0 +1,35 @@
+#pragma once
+// A lumped thermal RC network: nodes with heat capacity, conductances between
+// nodes and to ambient. Temperatures are kelvin, powers watts, all SI doubles.
+#include <string>
+#include <vector>
+
+namespace ptsim::thermal {
+
+class rc_network {
+ public:
+  /// Adds a node with heat capacity C (J/K, > 0) and returns its index.
+  std::size_t add_node(std::string name, double capacitance_J_per_K);
+  /// Adds a conductance g (W/K, > 0) between nodes a and b (added to any existing one).
+  void connect(std::size_t a, std::size_t b, double conductance_W_per_K);
+  /// Adds a conductance g (W/K, > 0) from node a to the ambient.
+  void connect_ambient(std::size_t a, double conductance_W_per_K);
+
+  std::size_t size() const { return names_.size(); }
+  const std::string& name(std::size_t i) const { return names_.at(i); }
+  const std::vector<std::string>& names() const { return names_; }
+  double capacitance(std::size_t i) const { return cap_.at(i); }
+  double ambient_conductance(std::size_t i) const { return g_amb_.at(i); }
+  struct link { std::size_t a, b; double g; };
+  const std::vector<link>& links() const { return links_; }
+  /// Total conductance from the network to ambient (W/K).
+  double total_ambient_conductance() const;
+
+ private:
+  std::vector<std::string> names_;
+  std::vector<double> cap_;
+  std::vector<double> g_amb_;
+  std::vector<link> links_;
+};
+
+}  // namespace ptsim::thermal
