@@ -1,8 +1,8 @@
-# ptsim_add_module(NAME SOURCES ... [PUBLIC_DEPS ...] [PRIVATE_DEPS ...])
+# ptsim_add_module(NAME SOURCES ... [HEADERS ...] [PUBLIC_DEPS ...] [PRIVATE_DEPS ...])
 # One library per module: target ptsim_<NAME>, alias ptsim::<NAME>, public headers
 # under <NAME>/include/ptsim/<NAME>/ installed as a file set and exported.
 function(ptsim_add_module name)
-  cmake_parse_arguments(M "" "" "SOURCES;PUBLIC_DEPS;PRIVATE_DEPS" ${ARGN})
+  cmake_parse_arguments(M "" "" "SOURCES;HEADERS;PUBLIC_DEPS;PRIVATE_DEPS" ${ARGN})
   set(target ptsim_${name})
   if(M_SOURCES)
     add_library(${target} STATIC ${M_SOURCES})
@@ -13,7 +13,11 @@ function(ptsim_add_module name)
   endif()
   add_library(ptsim::${name} ALIAS ${target})
   set_target_properties(${target} PROPERTIES EXPORT_NAME ${name})
-  file(GLOB_RECURSE headers CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/include/*.hpp)
+  if(M_HEADERS)
+    set(headers ${M_HEADERS})
+  else()
+    file(GLOB_RECURSE headers CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/include/*.hpp)
+  endif()
   target_sources(${target} ${scope} FILE_SET HEADERS
                  BASE_DIRS ${CMAKE_CURRENT_SOURCE_DIR}/include FILES ${headers})
   target_compile_features(${target} ${scope} cxx_std_17)

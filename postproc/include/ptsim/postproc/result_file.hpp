@@ -114,6 +114,11 @@ class result_reader {
   std::vector<job_row> jobs() const;
   std::vector<event_row> events() const;
   std::vector<floorplan_row> floorplan() const;
+  /// The timeseries layout as stored: coordinates with labels; variables with dim, units,
+  /// long_name, in the order they were written.
+  timeseries_layout layout() const;
+  /// The sampling period the writer was given (s).
+  double record_period_s() const;
 
  private:
   struct impl;

@@ -1,6 +1,7 @@
 #pragma once
 // Steady-state and transient solvers for an rc_network. Sparse (Eigen), factorised once.
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -9,7 +10,9 @@
 namespace ptsim::thermal {
 
 /// Solves G T = P + g_amb * T_amb. power_W has one entry per node (zero for nodes
-/// without a source). Returns node temperatures in kelvin.
+/// without a source). Returns node temperatures in kelvin. Uses a sparse LU.
+/// Throws std::invalid_argument when power_W has the wrong size or some node has no
+/// conductive path to ambient (G would be singular); the message names such a node.
 std::vector<double> steady_state(const rc_network& net, const std::vector<double>& power_W,
                                  double ambient_K);
 
@@ -18,24 +21,50 @@ struct divergence_error : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// Implicit transient integration of C dT/dt = P - G (T - T_amb) with a fixed step
-/// dt split into `substeps` backward-Euler sub-steps; the sparse LU factorisation of
-/// (C/h + G) is computed once in the constructor and reused for every step.
-/// step() does not allocate.
+/// How transient_solver advances one step of C dT/dt = P - G (T - T_amb).
+enum class integration_method {
+  /// Implicit, L-stable, first order: `substeps` sub-steps of h = dt/substeps, each solving
+  /// (C/h + G) T' = C/h T + P + g_amb T_amb with a sparse Cholesky (LDL^T) factorisation
+  /// computed once. Cost per sub-step ~ nnz(L); suits any network size. Error O(h).
+  backward_euler,
+  /// Exact for power held constant over dt: T(t+dt) = Phi T(t) + M (P + g_amb T_amb),
+  /// Phi = exp(-C^-1 G dt), M = (I - Phi) G^-1, both dense and precomputed once from the
+  /// eigen-decomposition of C^-1/2 G C^-1/2. Cost per step: two dense n x n mat-vecs and
+  /// O(n^3) set-up, so meant for networks up to a few hundred nodes. `substeps` is ignored
+  /// (accepted for symmetry); temperatures are checked for divergence once per dt.
+  exponential,
+};
+
+/// Transient integration of C dT/dt = P - G (T - T_amb) with a fixed step dt. Everything
+/// that depends only on the network and dt is factorised or precomputed in the
+/// constructor; step() does not allocate. Initial temperatures are the ambient.
 class transient_solver {
  public:
+  /// Backward Euler with `substeps` (>= 1) sub-steps per dt (see integration_method).
   transient_solver(const rc_network& net, double dt_s, int substeps, double ambient_K);
+  /// Chooses the integration method. Throws std::invalid_argument for dt <= 0,
+  /// substeps < 1, a non-finite ambient or an empty network.
+  transient_solver(const rc_network& net, double dt_s, int substeps, double ambient_K,
+                   integration_method method);
   ~transient_solver();
   transient_solver(transient_solver&&) noexcept;
   transient_solver& operator=(transient_solver&&) noexcept;
 
   void set_temperatures(const std::vector<double>& T_K);
   /// Advances by dt with node powers (W, one per node, held constant over the step).
-  /// Throws divergence_error when a temperature becomes non-finite or exceeds max_temperature_K.
+  /// Throws divergence_error when a temperature becomes non-finite or exceeds max_temperature_K
+  /// (checked after every sub-step for backward Euler, at the end of the step for the
+  /// exponential method); the solver is then left as it was before the call.
   void step(const double* power_W);
   const std::vector<double>& temperatures() const;  ///< kelvin, one per node
   double time() const;                              ///< seconds advanced so far
   double dt() const;
+  integration_method method() const;
+  /// Heat that has left the network to ambient since construction (J), i.e. the integral
+  /// of sum_i g_amb,i (T_i - T_amb) dt. Backward Euler evaluates it with the end-of-sub-step
+  /// temperatures, which makes sum_i C_i dT_i = int P dt - this hold exactly (to rounding);
+  /// the exponential method integrates it exactly for its piecewise-constant power.
+  double ambient_energy_J() const;
   double max_temperature_K = 1000.0;  ///< beyond this the run is considered divergent
 
  private:

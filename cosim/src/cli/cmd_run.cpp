@@ -1,0 +1,116 @@
+// ptsim run [SCENARIO] [-o OUT] [--set K=V]... [--seed N] [--force] [--quiet]
+#include <unistd.h>
+
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <iostream>
+
+#include "commands.hpp"
+#include "ptsim/cosim/run.hpp"
+#include "ptsim/postproc/report.hpp"
+
+namespace ptsim::cosim::cli {
+namespace fs = std::filesystem;
+
+namespace {
+
+struct run_args {
+  std::string scenario;
+  std::string output;
+  std::vector<std::string> sets;
+  std::int64_t seed = -1;
+  bool force = false, quiet = false;
+};
+
+// results/<name>-<UTC timestamp>.h5, never an existing file.
+fs::path default_output(const std::string& name) {
+  std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+  fs::path dir = "results";
+  fs::path p = dir / (name + "-" + stamp + ".h5");
+  for (int i = 1; fs::exists(p) || fs::exists(p.string() + ".part"); ++i)
+    p = dir / (name + "-" + stamp + "-" + std::to_string(i) + ".h5");
+  return p;
+}
+
+void print_summary(const run_outcome& out) {
+  postproc::run_summary s;
+  for (const auto& [k, v] : out.summary) s.metrics[k] = {v, out.units.at(k)};
+  s.throughput_units = out.throughput_units;
+  std::cout << postproc::format_report({{out.result_file.stem().string(), s}}, postproc::report_format::table);
+  std::cout << "result: " << out.result_file.string() << "\n";
+}
+
+int run(const run_args& a) {
+  scenarios::load_options lo;
+  try {
+    for (const auto& s : a.sets) lo.overrides.push_back(scenarios::parse_override(s));
+  } catch (const scenarios::scenario_error& e) {
+    std::cerr << "ptsim run: " << e.what() << "\n";
+    return exit_bad_input;
+  }
+  if (a.seed >= 0) lo.seed = static_cast<std::uint64_t>(a.seed);
+  scenarios::scenario sc;
+  try {
+    sc = a.scenario.empty() ? scenarios::load_scenario_text(scenarios::builtin_default_scenario(),
+                                                            "scenarios/default.yaml (built in)", lo)
+                            : scenarios::load_scenario_file(a.scenario, lo);
+  } catch (const scenarios::scenario_error& e) {
+    std::cerr << e.what() << "\n";
+    return exit_bad_input;
+  }
+  run_options opts;
+  if (a.output.empty()) {
+    opts.output = default_output(sc.name);
+  } else {
+    opts.output = a.output;
+    if (fs::exists(opts.output) && !a.force) {
+      std::cerr << "ptsim run: " << a.output << " exists; refusing to overwrite it (use --force)\n";
+      return exit_bad_input;
+    }
+  }
+  std::error_code ec;
+  if (opts.output.has_parent_path()) fs::create_directories(opts.output.parent_path(), ec);
+  if (ec) {
+    std::cerr << "ptsim run: cannot create " << opts.output.parent_path() << ": " << ec.message() << "\n";
+    return exit_bad_input;
+  }
+  opts.progress = !a.quiet && isatty(STDERR_FILENO);
+  try {
+    const run_outcome out = run_scenario(sc, opts);
+    if (a.quiet) std::cout << out.result_file.string() << "\n";
+    else print_summary(out);
+  } catch (const simulation_error& e) {
+    std::cerr << "ptsim run: simulation stopped: " << e.what() << "\n";
+    return exit_failed;
+  } catch (const std::exception& e) {
+    std::cerr << "ptsim run: " << e.what() << "\n";
+    return exit_failed;
+  }
+  return exit_ok;
+}
+
+}  // namespace
+
+void add_run(CLI::App& app) {
+  auto a = std::make_shared<run_args>();
+  CLI::App* cmd = app.add_subcommand("run", "Run one scenario and write its HDF5 result");
+  cmd->add_option("scenario", a->scenario, "Scenario file (default: scenarios/default.yaml, built in)");
+  cmd->add_option("-o,--output", a->output, "Result file (default: results/<name>-<timestamp>.h5)");
+  cmd->add_option("--set", a->sets, "Override a scenario key: dotted.path=value (repeatable)")
+      ->type_name("KEY=VALUE")
+      ->allow_extra_args(false);
+  cmd->add_option("--seed", a->seed, "Random seed (overrides the scenario's)")->check(CLI::NonNegativeNumber);
+  cmd->add_flag("--force", a->force, "Overwrite an existing output file");
+  cmd->add_flag("-q,--quiet", a->quiet, "Print only the result file's path");
+  cmd->callback([a] {
+    const int rc = run(*a);
+    if (rc != exit_ok) throw CLI::RuntimeError(rc);
+  });
+}
+
+}  // namespace ptsim::cosim::cli

@@ -1,0 +1,35 @@
+#include <cstdlib>
+#include <iostream>
+
+#include "commands.hpp"
+#include "ptsim/cosim/cli.hpp"
+#include "ptsim/cosim/run.hpp"
+
+namespace ptsim::cosim {
+
+int main_cli(int argc, char** argv) {
+  // SystemC prints a banner on stdout when its kernel starts; stdout is ptsim's own.
+  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
+  CLI::App app{"ptsim: power, thermal and performance co-simulation of ML systems"};
+  app.set_version_flag("--version", std::string("ptsim ") + version());
+  app.require_subcommand(1);
+  cli::add_run(app);
+  cli::add_report(app);
+  cli::add_validate(app);
+  cli::add_list(app);
+  cli::add_schema(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::RuntimeError& e) {  // a subcommand's own failure, already reported
+    return e.get_exit_code();
+  } catch (const CLI::ParseError& e) {
+    const int rc = app.exit(e);
+    return rc == 0 ? 0 : cli::exit_bad_input;
+  } catch (const std::exception& e) {
+    std::cerr << "ptsim: error: " << e.what() << "\n";
+    return cli::exit_failed;
+  }
+  return cli::exit_ok;
+}
+
+}  // namespace ptsim::cosim

@@ -1,0 +1,232 @@
+#include "control_loop.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "ptsim/thermal/package.hpp"
+
+namespace ptsim::cosim {
+
+struct control_loop::component {
+  std::string name;
+  bool compute = false;
+  std::size_t domain = 0;  // compute only
+  std::unique_ptr<power::compute_power_model> cmodel;
+  std::unique_ptr<power::memory_power_model> mmodel;
+  double stall_activity = 0.3;
+  std::size_t block = 0;
+};
+
+struct control_loop::domain {
+  const power::dvfs_domain_config* cfg;
+  std::unique_ptr<power::cpufreq_governor> gov;
+  double ceiling_hz;        // thermal limit (table max when none)
+  double request_hz;        // the governor's last request
+  double target_hz;         // what the domain was last set to
+  std::vector<std::size_t> comps;
+  double last_activity = 0;  // summed activity of its units, for IPA's power estimates
+};
+
+control_loop::control_loop(const scenarios::scenario& sc) : sc_(sc), period_s_(sc.control_period.value()) {
+  // Domains and their governors.
+  for (const auto& d : sc.domains) {
+    domain_names_.push_back(d.name);
+    domain dm;
+    dm.cfg = &d;
+    const auto& choice = sc.policy.governor_for(d.name);
+    dm.gov = power::governor_registry::instance().create(choice.name, choice.values);
+    dm.gov->start(d.opps, d.transition_latency.value());
+    dm.ceiling_hz = d.opps.max_hz();
+    dm.request_hz = dm.target_hz = 0;
+    doms_.push_back(std::move(dm));
+  }
+  auto domain_index = [&](const std::string& n) {
+    for (std::size_t i = 0; i < domain_names_.size(); ++i)
+      if (domain_names_[i] == n) return i;
+    throw std::invalid_argument("unknown domain '" + n + "'");
+  };
+  // Thermal network over the floorplan: silicon nodes 0..n-1 are the blocks in order.
+  for (const auto& b : sc.thermal.fp.blocks()) block_names_.push_back(b.name);
+  net_ = thermal::build_block_model(sc.thermal.fp, sc.thermal.package);
+  const auto method = sc.thermal.method == thermal::step_method::exponential
+                          ? thermal::integration_method::exponential
+                          : thermal::integration_method::backward_euler;
+  solver_ = std::make_unique<thermal::transient_solver>(net_, period_s_, sc.thermal.substeps,
+                                                        sc.thermal.ambient.value(), method);
+  node_power_.assign(net_.size(), 0.0);
+
+  // Components: power model and the block their heat goes to.
+  for (const auto& cp : sc.power) {
+    component c;
+    c.name = cp.component;
+    c.compute = cp.kind == scenarios::component_power::model::compute;
+    if (c.compute) {
+      c.cmodel = std::make_unique<power::compute_power_model>(cp.compute);
+      c.stall_activity = cp.compute.stall_activity;
+      for (const auto& u : sc.platform.units)
+        if (u.name == c.name) c.domain = domain_index(u.domain);
+      doms_[c.domain].comps.push_back(comps_.size());
+    } else {
+      c.mmodel = std::make_unique<power::memory_power_model>(cp.memory);
+    }
+    c.block = sc.thermal.fp.index_of(sc.thermal.power_map.at(c.name));
+    component_names_.push_back(c.name);
+    comps_.push_back(std::move(c));
+  }
+
+  // Thermal zone: the cooling devices are the domains it names (default: all).
+  const auto& tp = sc.policy.thermal;
+  if (tp.governor != "none") {
+    tgov_ = power::make_thermal_governor(tp.governor);
+    std::vector<std::string> names = tp.domains.empty() ? domain_names_ : tp.domains;
+    for (const auto& n : names) {
+      const std::size_t di = domain_index(n);
+      power::cooling_device cd;
+      cd.opps = &doms_[di].cfg->opps;
+      cd.ceiling_hz = cd.opps->max_hz();
+      cooling_.push_back(cd);
+      cooling_domain_.push_back(di);
+    }
+    tgov_->start(tp.zone, cooling_);
+  }
+
+  comp_power_.assign(comps_.size(), 0.0);
+  block_temp_.assign(block_names_.size(), sc.thermal.ambient.value());
+  dom_util_.assign(doms_.size(), 0.0);
+  dom_hz_.assign(doms_.size(), 0.0);
+  dom_v_.assign(doms_.size(), 0.0);
+  dom_ceiling_.assign(doms_.size(), 0.0);
+  dom_throttled_.assign(doms_.size(), false);
+  for (std::size_t d = 0; d < doms_.size(); ++d) dom_ceiling_[d] = doms_[d].ceiling_hz;
+}
+
+control_loop::~control_loop() = default;
+
+std::vector<std::pair<double, double>> control_loop::initial_points() {
+  std::vector<std::pair<double, double>> pts;
+  for (auto& d : doms_) {
+    power::cpufreq_sample s;
+    s.now_s = 0;
+    s.period_s = period_s_;
+    s.utilization = 0;
+    s.cur_hz = d.cfg->opps.max_hz();
+    s.policy_min_hz = d.cfg->opps.min_hz();
+    s.policy_max_hz = d.cfg->opps.max_hz();
+    // A fresh governor instance so the run's governor state starts clean.
+    const auto& choice = sc_.policy.governor_for(d.cfg->name);
+    auto g = power::governor_registry::instance().create(choice.name, choice.values);
+    g->start(d.cfg->opps, d.cfg->transition_latency.value());
+    const double hz = g->update(s);
+    const std::size_t i = d.cfg->opps.index_at_most(hz);
+    d.target_hz = d.cfg->opps.frequency_hz(i);
+    pts.emplace_back(d.cfg->opps.frequency_hz(i), d.cfg->opps.voltage_v(i));
+  }
+  return pts;
+}
+
+const std::vector<dvfs_decision>& control_loop::tick(double now_s, const std::vector<component_input>& in,
+                                                     const std::vector<domain_input>& dom_in) {
+  decisions_.clear();
+  // 1. Power of every component over the period, with leakage at its block's current
+  //    temperature (explicit coupling: the temperature at the start of the period).
+  for (auto& d : doms_) d.last_activity = 0;
+  std::fill(dom_util_.begin(), dom_util_.end(), 0.0);
+  platform_power_ = 0;
+  for (std::size_t i = 0; i < comps_.size(); ++i) {
+    const component& c = comps_[i];
+    double p;
+    if (c.compute) {
+      const domain_input& di = dom_in[c.domain];
+      const double busy = std::min(1.0, in[i].compute_share + in[i].stall_share + in[i].overhead_share);
+      const double act = std::min(1.0, c.cmodel->activity(in[i].compute_share, in[i].stall_share + in[i].overhead_share));
+      // C * avg(V^2 f) * a, through the model's C V^2 f a with V = sqrt(avg(V^2 f)/avg f).
+      const double v_eff = di.avg_hz > 0 ? std::sqrt(di.avg_v2f / di.avg_hz) : di.avg_volts;
+      p = c.cmodel->dynamic_W(v_eff, di.avg_hz, act) + c.cmodel->leakage_W(di.avg_volts, block_temp_[c.block]);
+      dom_util_[c.domain] = std::max(dom_util_[c.domain], busy);
+      doms_[c.domain].last_activity = std::max(doms_[c.domain].last_activity, act);
+    } else {
+      p = c.mmodel->power_W(in[i].bytes_read, in[i].bytes_written, period_s_);
+    }
+    comp_power_[i] = p;
+    platform_power_ += p;
+  }
+  for (std::size_t d = 0; d < doms_.size(); ++d) {
+    dom_hz_[d] = dom_in[d].avg_hz;
+    dom_v_[d] = dom_in[d].avg_volts;
+  }
+
+  // 2. Temperature: heat into the silicon node of each component's block.
+  std::fill(node_power_.begin(), node_power_.end(), 0.0);
+  for (std::size_t i = 0; i < comps_.size(); ++i) node_power_[comps_[i].block] += comp_power_[i];
+  if (first_tick_ && sc_.thermal.initial == thermal::initial_state::steady)
+    solver_->set_temperatures(thermal::steady_state(net_, node_power_, sc_.thermal.ambient.value()));
+  first_tick_ = false;
+  solver_->step(node_power_.data());
+  const auto& T = solver_->temperatures();
+  for (std::size_t b = 0; b < block_temp_.size(); ++b) block_temp_[b] = T[b];
+
+  // 3. Thermal governor (every polling period): frequency ceilings.
+  if (tgov_ && now_s + 1e-12 >= next_thermal_poll_s_) {
+    thermal_governor_update(now_s);
+    next_thermal_poll_s_ = now_s + sc_.policy.thermal.zone.polling_period_s;
+  }
+
+  // 4. cpufreq governors, then min(request, ceiling) onto the table.
+  for (std::size_t d = 0; d < doms_.size(); ++d) {
+    domain& dm = doms_[d];
+    const auto& opps = dm.cfg->opps;
+    power::cpufreq_sample s;
+    s.now_s = now_s;
+    s.period_s = period_s_;
+    s.utilization = dom_util_[d];
+    double stall = 0;
+    for (std::size_t ci : dm.comps) stall = std::max(stall, in[ci].stall_share);
+    s.iowait_share = stall;
+    s.cur_hz = dom_in[d].avg_hz;  // what the domain actually ran at (frequency-invariant util)
+    s.policy_min_hz = opps.min_hz();
+    s.policy_max_hz = opps.max_hz();
+    dm.request_hz = dm.gov->update(s);
+    const double limited = std::min(dm.request_hz, dm.ceiling_hz);
+    const std::size_t idx = opps.index_at_most(limited);
+    const double hz = opps.frequency_hz(idx);
+    dom_throttled_[d] = hz < dm.request_hz - 0.5;
+    dom_ceiling_[d] = dm.ceiling_hz;
+    if (hz != dm.target_hz) {
+      dm.target_hz = hz;
+      decisions_.push_back({d, hz, opps.voltage_v(idx), dom_throttled_[d]});
+    }
+  }
+  return decisions_;
+}
+
+void control_loop::thermal_governor_update(double now_s) {
+  // The zone's sensor: a named block, or the hottest one.
+  double temp;
+  const auto& sensor = sc_.policy.thermal.sensor;
+  if (!sensor.empty()) temp = block_temp_[sc_.thermal.fp.index_of(sensor)];
+  else temp = *std::max_element(block_temp_.begin(), block_temp_.end());
+  // Power each cooling device would draw at each OPP under the current activity (IPA).
+  for (std::size_t k = 0; k < cooling_.size(); ++k) {
+    const domain& dm = doms_[cooling_domain_[k]];
+    auto& cd = cooling_[k];
+    const auto& opps = dm.cfg->opps;
+    cd.power_at_opp_W.assign(opps.size(), 0.0);
+    for (std::size_t o = 0; o < opps.size(); ++o) {
+      double p = 0;
+      for (std::size_t ci : dm.comps) {
+        const component& c = comps_[ci];
+        p += c.cmodel->dynamic_W(opps.voltage_v(o), opps.frequency_hz(o), dm.last_activity) +
+             c.cmodel->leakage_W(opps.voltage_v(o), block_temp_[c.block]);
+      }
+      cd.power_at_opp_W[o] = p;
+    }
+    cd.max_power_W = cd.power_at_opp_W.back();
+    cd.min_power_W = cd.power_at_opp_W.front();
+    cd.requested_power_W = cd.power_at_opp_W[opps.index_at_most(std::max(dm.request_hz, opps.min_hz()))];
+  }
+  tgov_->update(now_s, temp, cooling_);
+  for (std::size_t k = 0; k < cooling_.size(); ++k) doms_[cooling_domain_[k]].ceiling_hz = cooling_[k].ceiling_hz;
+}
+
+}  // namespace ptsim::cosim

@@ -1,0 +1,94 @@
+#pragma once
+// The closed loop, as plain C++: every control period it turns what the platform did
+// into power, power into temperature, and utilisation, temperature and power into new
+// operating points. The SystemC adapter (loop_module) only gathers inputs and applies
+// the decisions, so this part runs and is tested without a kernel.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ptsim/power/compute_power.hpp"
+#include "ptsim/power/governor.hpp"
+#include "ptsim/power/memory_power.hpp"
+#include "ptsim/power/thermal_governor.hpp"
+#include "ptsim/scenarios/scenario.hpp"
+#include "ptsim/thermal/rc_network.hpp"
+#include "ptsim/thermal/solver.hpp"
+
+namespace ptsim::cosim {
+
+/// What one component did in the period that just ended.
+struct component_input {
+  // compute units: shares of the period (0..1)
+  double compute_share = 0, stall_share = 0, overhead_share = 0;
+  // memories and interconnects: bytes moved in the period
+  double bytes_read = 0, bytes_written = 0;
+};
+
+/// A domain's electrical averages over the period (from its clock).
+struct domain_input {
+  double avg_hz = 0, avg_volts = 0, avg_v2f = 0;
+};
+
+/// A new operating point for a domain, decided at the end of a period.
+struct dvfs_decision {
+  std::size_t domain;
+  double hz, volts;
+  bool throttled;  ///< the request was cut by a thermal limit
+};
+
+class control_loop {
+ public:
+  explicit control_loop(const scenarios::scenario& sc);
+  ~control_loop();
+
+  const std::vector<std::string>& domain_names() const { return domain_names_; }
+  const std::vector<std::string>& component_names() const { return component_names_; }
+  const std::vector<std::string>& block_names() const { return block_names_; }
+  /// Starting point (Hz, V) of each domain: its governor's choice with no load.
+  /// Called once, before the first tick.
+  std::vector<std::pair<double, double>> initial_points();
+
+  /// One control period [now - T, now). Inputs are indexed like component_names() and
+  /// domain_names(). Returns the operating-point changes to apply now.
+  /// Throws thermal::divergence_error on thermal runaway.
+  const std::vector<dvfs_decision>& tick(double now_s, const std::vector<component_input>& comps,
+                                         const std::vector<domain_input>& doms);
+
+  // Latest values, for the recorder (SI; temperatures in kelvin).
+  const std::vector<double>& component_power_W() const { return comp_power_; }
+  double platform_power_W() const { return platform_power_; }
+  const std::vector<double>& block_temperature_K() const { return block_temp_; }
+  const std::vector<double>& domain_utilization() const { return dom_util_; }
+  const std::vector<double>& domain_avg_hz() const { return dom_hz_; }
+  const std::vector<double>& domain_avg_volts() const { return dom_v_; }
+  const std::vector<bool>& domain_throttled() const { return dom_throttled_; }
+  const std::vector<double>& domain_ceiling_hz() const { return dom_ceiling_; }
+
+ private:
+  struct component;
+  struct domain;
+  double block_power(std::size_t comp) const;
+  void thermal_governor_update(double now_s);
+
+  const scenarios::scenario& sc_;
+  double period_s_;
+  std::vector<std::string> domain_names_, component_names_, block_names_;
+  std::vector<component> comps_;
+  std::vector<domain> doms_;
+  thermal::rc_network net_;
+  std::unique_ptr<thermal::transient_solver> solver_;
+  std::vector<double> node_power_;
+  std::unique_ptr<power::thermal_governor> tgov_;
+  std::vector<power::cooling_device> cooling_;
+  std::vector<std::size_t> cooling_domain_;
+  double next_thermal_poll_s_ = 0;
+  bool first_tick_ = true;
+
+  std::vector<double> comp_power_, block_temp_, dom_util_, dom_hz_, dom_v_, dom_ceiling_;
+  std::vector<bool> dom_throttled_;
+  double platform_power_ = 0;
+  std::vector<dvfs_decision> decisions_;
+};
+
+}  // namespace ptsim::cosim

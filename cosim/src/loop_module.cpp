@@ -1,0 +1,66 @@
+#include "loop_module.hpp"
+
+#include <algorithm>
+
+namespace ptsim::cosim {
+
+loop_module::loop_module(sc_core::sc_module_name name, control_loop& loop, tlm::platform& plat, double period_s,
+                         const std::vector<double>& transition_latency_s)
+    : sc_module(name), loop_(loop), plat_(plat), period_s_(period_s), latency_s_(transition_latency_s) {
+  for (const auto& c : loop.component_names()) {
+    tlm::activity_ledger* l = nullptr;
+    bool compute = false;
+    for (const auto& u : plat.units())
+      if (c == u->basename()) l = &u->ledger(), compute = true;
+    for (const auto& i : plat.interconnects())
+      if (c == i->basename()) l = &i->ledger();
+    for (const auto& m : plat.memories())
+      if (c == m->basename()) l = &m->ledger();
+    if (!l) throw std::logic_error("component '" + c + "' has no model in the platform");
+    ledgers_.push_back(l);
+    is_compute_.push_back(compute);
+  }
+  for (const auto& d : loop.domain_names()) clocks_.push_back(&plat.clock(d));
+  comp_in_.resize(ledgers_.size());
+  dom_in_.resize(clocks_.size());
+  SC_HAS_PROCESS(loop_module);
+  SC_METHOD(tick);  // first runs at t = 0 to schedule the first tick at T
+}
+
+void loop_module::tick() {
+  if (!started_) {
+    started_ = true;
+    next_trigger(sc_core::sc_time(period_s_, sc_core::SC_SEC));
+    return;
+  }
+  ++k_;
+  // Period k-1 is [(k-1)T, kT); multiplying avoids drift from summing T.
+  const double now = static_cast<double>(k_) * period_s_;
+  for (std::size_t i = 0; i < ledgers_.size(); ++i) {
+    const tlm::period_activity a = ledgers_[i]->take(k_ - 1);
+    component_input& c = comp_in_[i];
+    c.compute_share = a.compute_s / period_s_;
+    c.stall_share = a.stall_s / period_s_;
+    c.overhead_share = a.overhead_s / period_s_;
+    c.bytes_read = a.bytes_read;
+    c.bytes_written = a.bytes_written;
+  }
+  for (std::size_t d = 0; d < clocks_.size(); ++d) {
+    const auto avg = clocks_[d]->collect(now);
+    dom_in_[d] = {avg.hz, avg.volts, avg.v2f};
+  }
+  try {
+    const auto& decisions = loop_.tick(now, comp_in_, dom_in_);
+    for (const auto& dec : decisions) clocks_[dec.domain]->request(now, dec.hz, dec.volts, now + latency_s_[dec.domain]);
+    if (after_tick) after_tick(now, decisions);
+  } catch (const std::exception& e) {
+    error = e.what();
+    sc_core::sc_stop();
+    return;
+  }
+  // Next tick at (k+1)T exactly, from the kernel's current time.
+  const double next = static_cast<double>(k_ + 1) * period_s_;
+  next_trigger(sc_core::sc_time(next, sc_core::SC_SEC) - sc_core::sc_time_stamp());
+}
+
+}  // namespace ptsim::cosim

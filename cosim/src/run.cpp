@@ -1,0 +1,151 @@
+#include "ptsim/cosim/run.hpp"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+
+#include "control_loop.hpp"
+#include "loop_module.hpp"
+#include "progress.hpp"
+#include "recorder.hpp"
+#include "summary.hpp"
+#include "ptsim/postproc/result_file.hpp"
+#include "ptsim/tlm/platform.hpp"
+
+namespace ptsim::cosim {
+
+const char* version() { return PTSIM_VERSION; }
+
+namespace {
+
+std::string host_name() {
+  char buf[256] = {0};
+  if (gethostname(buf, sizeof buf - 1) != 0) return "unknown";
+  return buf;
+}
+
+std::string utc_now_iso() {
+  std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+std::string fmt_hz(double hz) {
+  char b[64];
+  std::snprintf(b, sizeof b, "%.0f MHz", hz / 1e6);
+  return b;
+}
+
+}  // namespace
+
+run_outcome run_scenario(const scenarios::scenario& sc, const run_options& opts) {
+  const auto wall_start = std::chrono::steady_clock::now();
+  const double T = sc.control_period.value();
+
+  control_loop loop(sc);
+  const auto init = loop.initial_points();
+  std::map<std::string, tlm::operating_point> initial;
+  std::vector<double> latency;
+  for (std::size_t d = 0; d < sc.domains.size(); ++d) {
+    initial[sc.domains[d].name] = {init[d].first, init[d].second};
+    latency.push_back(sc.domains[d].transition_latency.value());
+  }
+
+  postproc::run_metadata meta;
+  meta.ptsim_version = version();
+  meta.scenario_name = sc.name;
+  meta.scenario_yaml = sc.resolved_yaml;
+  meta.seed = sc.seed;
+  meta.host = host_name();
+  meta.start_time = utc_now_iso();
+  postproc::result_writer writer(opts.output, meta, timeseries_layout_for(loop), sc.record_period.value());
+  {
+    std::vector<postproc::floorplan_row> rows;
+    for (const auto& b : sc.thermal.fp.blocks()) rows.push_back({b.name, b.x_m, b.y_m, b.width_m, b.height_m});
+    writer.set_floorplan(rows);
+  }
+
+  tlm::platform plat(sc.platform, sc.workload, initial, T, sc.seed);
+  plat.workload().on_drop = [&](const std::string& stream, double t) {
+    writer.add_event({t, "drop", stream, "request dropped: queue full", 0});
+  };
+  loop_module lm("control_loop", loop, plat, T, latency);
+  const int ticks_per_record = static_cast<int>(std::lround(sc.record_period.value() / T));
+  recorder rec(writer, loop, ticks_per_record);
+  run_totals totals;
+  totals.duration_s = sc.duration.value();
+  totals.peak_temperature_K = sc.thermal.ambient.value();
+  std::vector<bool> was_throttled(sc.domains.size(), false);
+  progress_meter progress(opts.progress, sc.duration.value());
+
+  lm.after_tick = [&](double now, const std::vector<dvfs_decision>& decisions) {
+    rec.after_tick(now);
+    totals.energy_J += loop.platform_power_W() * T;
+    totals.peak_power_W = std::max(totals.peak_power_W, loop.platform_power_W());
+    for (double t : loop.block_temperature_K()) totals.peak_temperature_K = std::max(totals.peak_temperature_K, t);
+    bool any = false;
+    for (std::size_t d = 0; d < sc.domains.size(); ++d) {
+      const bool th = loop.domain_throttled()[d];
+      any |= th;
+      if (th != was_throttled[d]) {
+        writer.add_event({now, th ? "throttle_start" : "throttle_end", sc.domains[d].name,
+                          th ? "thermal ceiling " + fmt_hz(loop.domain_ceiling_hz()[d]) + " below the governor's request"
+                             : "no longer limited",
+                          loop.domain_ceiling_hz()[d]});
+        was_throttled[d] = th;
+      }
+    }
+    if (any) totals.throttled_s += T;
+    for (const auto& dec : decisions)
+      writer.add_event({now, "dvfs", sc.domains[dec.domain].name,
+                        "set " + fmt_hz(dec.hz) + (dec.throttled ? " (thermal limit)" : ""), dec.hz});
+    progress.update(now);
+  };
+
+  sc_core::sc_start(sc_core::sc_time(sc.duration.value(), sc_core::SC_SEC));
+  // The tick at exactly t = duration closes the last control period.
+  if (lm.error.empty()) sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  progress.finish();
+  if (!lm.error.empty()) throw simulation_error(lm.error);
+
+  // Jobs: every request that finished within the run.
+  for (const auto& r : plat.workload().finished()) {
+    postproc::job_row row;
+    row.id = r.id;
+    row.stream = r.stream;
+    row.unit = r.unit;
+    row.arrival_s = r.arrival_s;
+    row.start_s = r.start_s;
+    row.finish_s = r.finish_s;
+    row.latency_s = r.finish_s - r.arrival_s;
+    writer.add_job(row);
+    totals.latencies_s.push_back(row.latency_s);
+  }
+  totals.completed = plat.workload().finished().size();
+  const postproc::run_summary summary = summarize(totals);
+  writer.set_summary(summary);
+  const double wall =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  writer.commit(wall);
+
+  run_outcome out;
+  out.result_file = opts.output;
+  for (const auto& [k, m] : summary.metrics) {
+    out.summary[k] = m.value;
+    out.units[k] = m.units;
+  }
+  out.throughput_units = summary.throughput_units;
+  out.wall_s = wall;
+  out.simulated_s = sc.duration.value();
+  out.transactions = plat.transactions();
+  return out;
+}
+
+}  // namespace ptsim::cosim

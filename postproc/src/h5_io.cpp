@@ -1,0 +1,347 @@
+#include "h5_io.hpp"
+
+#include <algorithm>
+
+namespace ptsim::postproc::h5 {
+
+namespace {
+
+handle scalar_space(const context& ctx) {
+  return {ctx.check(H5Screate(H5S_SCALAR), "cannot create a dataspace"), H5Sclose};
+}
+
+hid_t file_type_of(column_type t) {
+  return t == column_type::f64 ? H5T_IEEE_F64LE : H5T_STD_I64LE;
+}
+
+hid_t mem_type_of(column_type t) {
+  return t == column_type::f64 ? H5T_NATIVE_DOUBLE : H5T_NATIVE_INT64;
+}
+
+// Replaces an attribute of the same name, so that writers may set a value twice.
+handle create_attr(hid_t obj, const std::string& name, hid_t type, const context& ctx) {
+  if (H5Aexists(obj, name.c_str()) > 0)
+    ctx.check_status(H5Adelete(obj, name.c_str()), "cannot replace attribute '" + name + "'");
+  handle space = scalar_space(ctx);
+  return {ctx.check(H5Acreate2(obj, name.c_str(), type, space.get(), H5P_DEFAULT, H5P_DEFAULT),
+                    "cannot create attribute '" + name + "'"),
+          H5Aclose};
+}
+
+template <typename T>
+void write_number_attr(hid_t obj, const std::string& name, hid_t file_type, hid_t mem_type,
+                       T value, const context& ctx) {
+  handle attr = create_attr(obj, name, file_type, ctx);
+  ctx.check_status(H5Awrite(attr.get(), mem_type, &value),
+                   "cannot write attribute '" + name + "'");
+}
+
+// Opens an attribute if present; nullopt-like invalid handle when absent.
+handle open_attr(hid_t obj, const std::string& name, const context& ctx) {
+  const htri_t exists = H5Aexists(obj, name.c_str());
+  ctx.check_status(exists, "cannot look up attribute '" + name + "'");
+  if (exists == 0) return {};
+  return {ctx.check(H5Aopen(obj, name.c_str(), H5P_DEFAULT),
+                    "cannot open attribute '" + name + "'"),
+          H5Aclose};
+}
+
+template <typename T>
+std::optional<T> read_number_attr(hid_t obj, const std::string& name, hid_t mem_type,
+                                  bool allow_float, const context& ctx) {
+  handle attr = open_attr(obj, name, ctx);
+  if (!attr.valid()) return std::nullopt;
+  handle type{ctx.check(H5Aget_type(attr.get()), "cannot read attribute '" + name + "'"),
+              H5Tclose};
+  const H5T_class_t cls = H5Tget_class(type.get());
+  handle space{H5Aget_space(attr.get()), H5Sclose};
+  if (!(cls == H5T_INTEGER || (allow_float && cls == H5T_FLOAT)) ||
+      H5Sget_simple_extent_npoints(space.get()) != 1)
+    ctx.fail_plain("attribute '" + name + "' is not a single number");
+  T value{};
+  ctx.check_status(H5Aread(attr.get(), mem_type, &value),
+                   "cannot read attribute '" + name + "'");
+  return value;
+}
+
+herr_t collect_name(hid_t, const char* name, const H5L_info_t*, void* data) {
+  static_cast<std::vector<std::string>*>(data)->emplace_back(name);
+  return 0;
+}
+
+}  // namespace
+
+handle utf8_string_type(const context& ctx) {
+  handle t{ctx.check(H5Tcopy(H5T_C_S1), "cannot create a string type"), H5Tclose};
+  ctx.check_status(H5Tset_size(t.get(), H5T_VARIABLE), "cannot create a string type");
+  ctx.check_status(H5Tset_cset(t.get(), H5T_CSET_UTF8), "cannot create a string type");
+  return t;
+}
+
+handle create_group(hid_t loc, const std::string& name, const context& ctx) {
+  handle gcpl{ctx.check(H5Pcreate(H5P_GROUP_CREATE), "cannot create group properties"),
+              H5Pclose};
+  const unsigned order = H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED;
+  ctx.check_status(H5Pset_link_creation_order(gcpl.get(), order), "cannot set group order");
+  ctx.check_status(H5Pset_attr_creation_order(gcpl.get(), order), "cannot set group order");
+  return {ctx.check(H5Gcreate2(loc, name.c_str(), H5P_DEFAULT, gcpl.get(), H5P_DEFAULT),
+                    "cannot create group '" + name + "'"),
+          H5Gclose};
+}
+
+handle open_group(hid_t loc, const std::string& name, const context& ctx) {
+  if (!has_link(loc, name)) ctx.fail_plain("no group '" + name + "'");
+  return {ctx.check(H5Gopen2(loc, name.c_str(), H5P_DEFAULT), "cannot open group '" + name + "'"),
+          H5Gclose};
+}
+
+handle open_dataset(hid_t loc, const std::string& name, const context& ctx) {
+  if (!has_link(loc, name)) ctx.fail_plain("no dataset '" + name + "'");
+  return {ctx.check(H5Dopen2(loc, name.c_str(), H5P_DEFAULT),
+                    "cannot open dataset '" + name + "'"),
+          H5Dclose};
+}
+
+bool has_link(hid_t loc, const std::string& name) {
+  const bool found = H5Lexists(loc, name.c_str(), H5P_DEFAULT) > 0;
+  H5Eclear2(H5E_DEFAULT);
+  return found;
+}
+
+std::vector<std::string> link_names(hid_t group, const context& ctx) {
+  std::vector<std::string> names;
+  hsize_t idx = 0;
+  // Creation order is only indexed when the writer tracked it; fall back to name order.
+  if (H5Literate(group, H5_INDEX_CRT_ORDER, H5_ITER_INC, &idx, collect_name, &names) < 0) {
+    H5Eclear2(H5E_DEFAULT);
+    names.clear();
+    idx = 0;
+    ctx.check_status(H5Literate(group, H5_INDEX_NAME, H5_ITER_INC, &idx, collect_name, &names),
+                     "cannot list a group");
+  }
+  return names;
+}
+
+void write_attr(hid_t obj, const std::string& name, const std::string& value,
+                const context& ctx) {
+  handle type = utf8_string_type(ctx);
+  handle attr = create_attr(obj, name, type.get(), ctx);
+  const char* text = value.c_str();
+  ctx.check_status(H5Awrite(attr.get(), type.get(), &text),
+                   "cannot write attribute '" + name + "'");
+}
+
+void write_attr(hid_t obj, const std::string& name, double value, const context& ctx) {
+  write_number_attr(obj, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, value, ctx);
+}
+
+void write_attr(hid_t obj, const std::string& name, std::int64_t value, const context& ctx) {
+  write_number_attr(obj, name, H5T_STD_I64LE, H5T_NATIVE_INT64, value, ctx);
+}
+
+void write_attr(hid_t obj, const std::string& name, std::uint64_t value, const context& ctx) {
+  write_number_attr(obj, name, H5T_STD_U64LE, H5T_NATIVE_UINT64, value, ctx);
+}
+
+std::optional<std::string> read_string_attr(hid_t obj, const std::string& name,
+                                            const context& ctx) {
+  handle attr = open_attr(obj, name, ctx);
+  if (!attr.valid()) return std::nullopt;
+  const std::string what = "cannot read attribute '" + name + "'";
+  handle ftype{ctx.check(H5Aget_type(attr.get()), what), H5Tclose};
+  handle space{ctx.check(H5Aget_space(attr.get()), what), H5Sclose};
+  if (H5Tget_class(ftype.get()) != H5T_STRING || H5Sget_simple_extent_npoints(space.get()) != 1)
+    ctx.fail_plain("attribute '" + name + "' is not a single string");
+  // Read with the file's own string type: HDF5 will not convert between character sets.
+  handle mtype{ctx.check(H5Tcopy(ftype.get()), what), H5Tclose};
+  if (H5Tis_variable_str(ftype.get()) > 0) {
+    char* text = nullptr;
+    ctx.check_status(H5Aread(attr.get(), mtype.get(), &text), what);
+    std::string value = text ? text : "";
+    H5free_memory(text);
+    return value;
+  }
+  const std::size_t size = H5Tget_size(ftype.get());
+  std::string buf(size, '\0');
+  ctx.check_status(H5Aread(attr.get(), mtype.get(), buf.data()), what);
+  buf.resize(std::min(buf.find('\0'), buf.size()));
+  if (H5Tget_strpad(ftype.get()) == H5T_STR_SPACEPAD)
+    buf.erase(buf.find_last_not_of(' ') + 1);
+  return buf;
+}
+
+std::optional<double> read_double_attr(hid_t obj, const std::string& name, const context& ctx) {
+  return read_number_attr<double>(obj, name, H5T_NATIVE_DOUBLE, true, ctx);
+}
+
+std::optional<std::int64_t> read_int_attr(hid_t obj, const std::string& name,
+                                          const context& ctx) {
+  return read_number_attr<std::int64_t>(obj, name, H5T_NATIVE_INT64, false, ctx);
+}
+
+std::optional<std::uint64_t> read_uint_attr(hid_t obj, const std::string& name,
+                                            const context& ctx) {
+  return read_number_attr<std::uint64_t>(obj, name, H5T_NATIVE_UINT64, false, ctx);
+}
+
+handle create_extendible(hid_t loc, const std::string& name, const extendible_spec& spec,
+                         const context& ctx) {
+  const std::string what = "cannot create dataset '" + name + "'";
+  const int rank = spec.n_cols == 0 ? 1 : 2;
+  const hsize_t dims[2] = {0, spec.n_cols};
+  // A 2-D dataset with no columns still needs a non-zero chunk, which a fixed extent of 0
+  // would not admit: let that axis grow too.
+  const hsize_t max_dims[2] = {H5S_UNLIMITED, spec.n_cols == 0 ? H5S_UNLIMITED : spec.n_cols};
+  const hsize_t chunk[2] = {spec.chunk_rows, std::max<hsize_t>(spec.n_cols, 1)};
+  handle space{ctx.check(H5Screate_simple(rank, dims, max_dims), what), H5Sclose};
+  handle dcpl{ctx.check(H5Pcreate(H5P_DATASET_CREATE), what), H5Pclose};
+  ctx.check_status(H5Pset_chunk(dcpl.get(), rank, chunk), what);
+  if (spec.compress && spec.type != column_type::str) {
+    ctx.check_status(H5Pset_shuffle(dcpl.get()), what);
+    ctx.check_status(H5Pset_deflate(dcpl.get(), 4), what);
+  }
+  handle str_type;
+  hid_t type = file_type_of(spec.type);
+  if (spec.type == column_type::str) {
+    str_type = utf8_string_type(ctx);
+    type = str_type.get();
+  }
+  return {ctx.check(H5Dcreate2(loc, name.c_str(), type, space.get(), H5P_DEFAULT, dcpl.get(),
+                               H5P_DEFAULT),
+                    what),
+          H5Dclose};
+}
+
+void append_rows(hid_t ds, column_type type, const void* data, hsize_t rows,
+                 const context& ctx) {
+  if (rows == 0) return;
+  const std::string what = "cannot append to a dataset";
+  handle space{ctx.check(H5Dget_space(ds), what), H5Sclose};
+  hsize_t dims[2] = {0, 0};
+  const int rank = H5Sget_simple_extent_dims(space.get(), dims, nullptr);
+  if (rank < 1 || rank > 2) ctx.fail(what);
+  const hsize_t start[2] = {dims[0], 0};
+  const hsize_t count[2] = {rows, rank == 2 ? dims[1] : 1};
+  dims[0] += rows;
+  ctx.check_status(H5Dset_extent(ds, dims), what);
+  if (rank == 2 && dims[1] == 0) return;  // nothing to store, but the rows axis stays in step
+  space = handle{ctx.check(H5Dget_space(ds), what), H5Sclose};
+  ctx.check_status(H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, start, nullptr, count, nullptr),
+                   what);
+  handle mem{ctx.check(H5Screate_simple(rank, count, nullptr), what), H5Sclose};
+  handle str_type;
+  hid_t mtype = type == column_type::str ? H5I_INVALID_HID : mem_type_of(type);
+  if (type == column_type::str) {
+    str_type = utf8_string_type(ctx);
+    mtype = str_type.get();
+  }
+  ctx.check_status(H5Dwrite(ds, mtype, mem.get(), space.get(), H5P_DEFAULT, data), what);
+}
+
+void append_strings(hid_t ds, const std::vector<std::string>& values, const context& ctx) {
+  std::vector<const char*> ptrs;
+  ptrs.reserve(values.size());
+  for (const auto& v : values) ptrs.push_back(v.c_str());
+  append_rows(ds, column_type::str, ptrs.data(), ptrs.size(), ctx);
+}
+
+handle create_string_dataset(hid_t loc, const std::string& name,
+                             const std::vector<std::string>& values, const context& ctx) {
+  const std::string what = "cannot create dataset '" + name + "'";
+  const hsize_t n = values.size();
+  handle space{ctx.check(H5Screate_simple(1, &n, nullptr), what), H5Sclose};
+  handle type = utf8_string_type(ctx);
+  handle ds{ctx.check(H5Dcreate2(loc, name.c_str(), type.get(), space.get(), H5P_DEFAULT,
+                                 H5P_DEFAULT, H5P_DEFAULT),
+                      what),
+            H5Dclose};
+  if (n > 0) {
+    std::vector<const char*> ptrs;
+    ptrs.reserve(values.size());
+    for (const auto& v : values) ptrs.push_back(v.c_str());
+    ctx.check_status(H5Dwrite(ds.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, ptrs.data()),
+                     "cannot write dataset '" + name + "'");
+  }
+  return ds;
+}
+
+handle create_scalar(hid_t loc, const std::string& name, double value, const context& ctx) {
+  handle space = scalar_space(ctx);
+  handle ds{ctx.check(H5Dcreate2(loc, name.c_str(), H5T_IEEE_F64LE, space.get(), H5P_DEFAULT,
+                                 H5P_DEFAULT, H5P_DEFAULT),
+                      "cannot create dataset '" + name + "'"),
+            H5Dclose};
+  ctx.check_status(H5Dwrite(ds.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, &value),
+                   "cannot write dataset '" + name + "'");
+  return ds;
+}
+
+namespace {
+
+// Shape and element count; checks the element class against what the caller can take.
+hsize_t shape_of(hid_t ds, std::vector<hsize_t>* dims, bool numeric, const context& ctx) {
+  handle type{ctx.check(H5Dget_type(ds), "cannot read a dataset"), H5Tclose};
+  const H5T_class_t cls = H5Tget_class(type.get());
+  if (numeric ? (cls != H5T_INTEGER && cls != H5T_FLOAT) : cls != H5T_STRING)
+    ctx.fail_plain(std::string("a dataset does not hold ") + (numeric ? "numbers" : "strings"));
+  handle space{ctx.check(H5Dget_space(ds), "cannot read a dataset"), H5Sclose};
+  const int rank = H5Sget_simple_extent_ndims(space.get());
+  if (rank < 0) ctx.fail("cannot read a dataset");
+  std::vector<hsize_t> d(static_cast<std::size_t>(rank));
+  H5Sget_simple_extent_dims(space.get(), d.data(), nullptr);
+  hsize_t n = 1;
+  for (hsize_t x : d) n *= x;
+  if (dims) *dims = d;
+  return n;
+}
+
+template <typename T>
+std::vector<T> read_numbers(hid_t ds, hid_t mem_type, std::vector<hsize_t>* dims,
+                            const context& ctx) {
+  std::vector<T> out(shape_of(ds, dims, true, ctx));
+  if (!out.empty())
+    ctx.check_status(H5Dread(ds, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()),
+                     "cannot read a dataset");
+  return out;
+}
+
+}  // namespace
+
+std::vector<double> read_doubles(hid_t ds, std::vector<hsize_t>* dims, const context& ctx) {
+  return read_numbers<double>(ds, H5T_NATIVE_DOUBLE, dims, ctx);
+}
+
+std::vector<std::int64_t> read_ints(hid_t ds, const context& ctx) {
+  return read_numbers<std::int64_t>(ds, H5T_NATIVE_INT64, nullptr, ctx);
+}
+
+std::vector<std::string> read_strings(hid_t ds, const context& ctx) {
+  const hsize_t n = shape_of(ds, nullptr, false, ctx);
+  std::vector<std::string> out;
+  if (n == 0) return out;
+  out.reserve(n);
+  const std::string what = "cannot read a string dataset";
+  handle ftype{ctx.check(H5Dget_type(ds), what), H5Tclose};
+  handle mtype{ctx.check(H5Tcopy(ftype.get()), what), H5Tclose};
+  if (H5Tis_variable_str(ftype.get()) > 0) {
+    std::vector<char*> buf(n, nullptr);
+    ctx.check_status(H5Dread(ds, mtype.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, buf.data()), what);
+    for (char* s : buf) out.emplace_back(s ? s : "");
+    handle space{H5Dget_space(ds), H5Sclose};
+    H5Dvlen_reclaim(mtype.get(), space.get(), H5P_DEFAULT, buf.data());
+    return out;
+  }
+  const std::size_t size = H5Tget_size(ftype.get());
+  std::string buf(size * n, '\0');
+  ctx.check_status(H5Dread(ds, mtype.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, buf.data()), what);
+  const bool space_pad = H5Tget_strpad(ftype.get()) == H5T_STR_SPACEPAD;
+  for (hsize_t i = 0; i < n; ++i) {
+    std::string s = buf.substr(i * size, size);
+    s.resize(std::min(s.find('\0'), s.size()));
+    if (space_pad) s.erase(s.find_last_not_of(' ') + 1);
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+}  // namespace ptsim::postproc::h5

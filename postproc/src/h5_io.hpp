@@ -1,0 +1,69 @@
+#pragma once
+// Small typed helpers over the HDF5 C API: groups, attributes, extendible datasets.
+// Strings are variable-length UTF-8 everywhere, so that h5py and xarray read them as str.
+#include <hdf5.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "h5_error.hpp"
+#include "h5_handle.hpp"
+
+namespace ptsim::postproc::h5 {
+
+/// Variable-length UTF-8 string type (file and memory).
+handle utf8_string_type(const context& ctx);
+
+/// A group whose links and attributes keep creation order, so readers list them as written.
+handle create_group(hid_t loc, const std::string& name, const context& ctx);
+handle open_group(hid_t loc, const std::string& name, const context& ctx);
+handle open_dataset(hid_t loc, const std::string& name, const context& ctx);
+bool has_link(hid_t loc, const std::string& name);
+/// Names of the links in a group, in creation order where tracked, else by name.
+std::vector<std::string> link_names(hid_t group, const context& ctx);
+
+void write_attr(hid_t obj, const std::string& name, const std::string& value, const context& ctx);
+void write_attr(hid_t obj, const std::string& name, double value, const context& ctx);
+void write_attr(hid_t obj, const std::string& name, std::int64_t value, const context& ctx);
+void write_attr(hid_t obj, const std::string& name, std::uint64_t value, const context& ctx);
+
+/// Attribute readers: nullopt when absent; throw when present but not convertible.
+std::optional<std::string> read_string_attr(hid_t obj, const std::string& name,
+                                            const context& ctx);
+std::optional<double> read_double_attr(hid_t obj, const std::string& name, const context& ctx);
+std::optional<std::int64_t> read_int_attr(hid_t obj, const std::string& name,
+                                          const context& ctx);
+std::optional<std::uint64_t> read_uint_attr(hid_t obj, const std::string& name,
+                                            const context& ctx);
+
+enum class column_type { f64, i64, str };
+
+struct extendible_spec {
+  column_type type = column_type::f64;
+  hsize_t n_cols = 0;        ///< 0: 1-D (rows); otherwise 2-D (rows, n_cols)
+  hsize_t chunk_rows = 256;
+  bool compress = true;      ///< deflate 4 + shuffle (numbers only)
+};
+
+/// An empty dataset that grows along its first axis.
+handle create_extendible(hid_t loc, const std::string& name, const extendible_spec& spec,
+                         const context& ctx);
+/// Appends rows (row-major, n_cols values each for 2-D) to an extendible dataset.
+void append_rows(hid_t ds, column_type type, const void* data, hsize_t rows,
+                 const context& ctx);
+void append_strings(hid_t ds, const std::vector<std::string>& values, const context& ctx);
+
+/// A fixed-size 1-D dataset of strings (coordinate labels).
+handle create_string_dataset(hid_t loc, const std::string& name,
+                             const std::vector<std::string>& values, const context& ctx);
+/// A scalar float64 dataset.
+handle create_scalar(hid_t loc, const std::string& name, double value, const context& ctx);
+
+/// Whole-dataset readers; dims receives the shape.
+std::vector<double> read_doubles(hid_t ds, std::vector<hsize_t>* dims, const context& ctx);
+std::vector<std::int64_t> read_ints(hid_t ds, const context& ctx);
+std::vector<std::string> read_strings(hid_t ds, const context& ctx);
+
+}  // namespace ptsim::postproc::h5

@@ -1,0 +1,255 @@
+// result_reader: checks that a file is a ptsim result of a known schema, then reads it back.
+#include <hdf5.h>
+#include <hdf5_hl.h>
+
+#include <stdexcept>
+
+#include "h5_error.hpp"
+#include "h5_handle.hpp"
+#include "h5_io.hpp"
+#include "layout.hpp"
+#include "ptsim/postproc/result_file.hpp"
+#include "table_columns.hpp"
+
+namespace ptsim::postproc {
+
+namespace fs = std::filesystem;
+
+struct result_reader::impl {
+  h5::context ctx;
+  h5::handle file;
+  run_metadata meta;
+  run_summary summary;
+
+  [[noreturn]] void not_ptsim(const std::string& why) const {
+    ctx.fail_plain("not a ptsim result file (" + why + ")");
+  }
+
+  void open(const fs::path& path);
+  void read_metadata();
+  void read_summary();
+  h5::handle open_in(const char* group, const std::string& name) const;
+  template <std::size_t N>
+  std::vector<h5::handle> open_table(const char* group,
+                                     const std::array<layout::column_def, N>& defs,
+                                     std::size_t* rows) const;
+};
+
+void result_reader::impl::open(const fs::path& path) {
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec)) ctx.fail_plain("cannot open result file (no such file)");
+  const hid_t id = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (id < 0) {
+    const std::string detail = h5::error_stack_text();
+    H5Eclear2(H5E_DEFAULT);
+    not_ptsim("HDF5 cannot open it: " + detail);
+  }
+  file = h5::handle{id, H5Fclose};
+}
+
+void result_reader::impl::read_metadata() {
+  const hid_t root = file.get();
+  auto required_string = [&](const char* name) {
+    auto v = h5::read_string_attr(root, name, ctx);
+    if (!v) not_ptsim(std::string("no root attribute '") + name + "'");
+    return *v;
+  };
+  const std::string version = required_string(layout::attr_schema_version);
+  auto major = h5::read_int_attr(root, layout::attr_schema_major, ctx);
+  if (!major) not_ptsim(std::string("no root attribute '") + layout::attr_schema_major + "'");
+  if (*major != schema_version_major)
+    ctx.fail_plain("result schema version " + version + " (major " + std::to_string(*major) +
+                   ") is not supported: this ptsim reads schema " +
+                   std::to_string(schema_version_major) + ".x (writes " +
+                   std::to_string(schema_version_major) + "." +
+                   std::to_string(schema_version_minor) + ")");
+  meta.ptsim_version = required_string(layout::attr_ptsim_version);
+  meta.scenario_yaml = required_string(layout::attr_scenario);
+  auto seed = h5::read_uint_attr(root, layout::attr_seed, ctx);
+  if (!seed) not_ptsim(std::string("no root attribute '") + layout::attr_seed + "'");
+  meta.seed = *seed;
+  // Provenance that a minor version may lack: defaults rather than a rejection.
+  meta.scenario_name = h5::read_string_attr(root, layout::attr_scenario_name, ctx).value_or("");
+  meta.host = h5::read_string_attr(root, layout::attr_host, ctx).value_or("");
+  meta.start_time = h5::read_string_attr(root, layout::attr_start_time, ctx).value_or("");
+  meta.wall_s = h5::read_double_attr(root, layout::attr_wall_s, ctx).value_or(0.0);
+}
+
+void result_reader::impl::read_summary() {
+  if (!h5::has_link(file.get(), layout::group_summary)) return;
+  h5::handle g = h5::open_group(file.get(), layout::group_summary, ctx);
+  summary.throughput_units =
+      h5::read_string_attr(g.get(), layout::attr_throughput_units, ctx).value_or("");
+  for (const std::string& name : h5::link_names(g.get(), ctx)) {
+    h5::handle ds = h5::open_dataset(g.get(), name, ctx);
+    const std::vector<double> v = h5::read_doubles(ds.get(), nullptr, ctx);
+    if (v.size() != 1) ctx.fail_plain("summary/" + name + " is not a single number");
+    metric m;
+    m.value = v[0];
+    m.units = h5::read_string_attr(ds.get(), layout::attr_units, ctx).value_or("");
+    summary.metrics[name] = m;
+  }
+}
+
+h5::handle result_reader::impl::open_in(const char* group, const std::string& name) const {
+  h5::handle g = h5::open_group(file.get(), group, ctx);
+  if (!h5::has_link(g.get(), name))
+    ctx.fail_plain(std::string("no '") + name + "' in group '" + group + "'");
+  return h5::open_dataset(g.get(), name, ctx);
+}
+
+template <std::size_t N>
+std::vector<h5::handle> result_reader::impl::open_table(
+    const char* group, const std::array<layout::column_def, N>& defs, std::size_t* rows) const {
+  std::vector<h5::handle> cols;
+  h5::handle g = h5::open_group(file.get(), group, ctx);
+  for (const auto& d : defs) cols.push_back(h5::open_dataset(g.get(), d.name, ctx));
+  *rows = 0;
+  for (std::size_t i = 0; i < cols.size(); ++i) {
+    h5::handle space{H5Dget_space(cols[i].get()), H5Sclose};
+    hsize_t n = 0;
+    if (H5Sget_simple_extent_ndims(space.get()) != 1)
+      ctx.fail_plain(std::string(group) + "/" + defs[i].name + " is not 1-D");
+    H5Sget_simple_extent_dims(space.get(), &n, nullptr);
+    if (i == 0) *rows = n;
+    if (n != *rows)
+      ctx.fail_plain(std::string("columns of '") + group + "' differ in length");
+  }
+  return cols;
+}
+
+result_reader::result_reader(const fs::path& path) : p_(std::make_unique<impl>()) {
+  h5::quiet_errors quiet;
+  p_->ctx.path = path.string();
+  p_->open(path);
+  p_->read_metadata();
+  p_->read_summary();
+}
+
+result_reader::~result_reader() {
+  h5::quiet_errors quiet;
+  p_.reset();
+}
+
+result_reader::result_reader(result_reader&&) noexcept = default;
+
+const run_metadata& result_reader::metadata() const { return p_->meta; }
+const run_summary& result_reader::summary() const { return p_->summary; }
+
+std::vector<std::string> result_reader::coord(const std::string& dim) const {
+  h5::quiet_errors quiet;
+  h5::handle ds = p_->open_in(layout::group_timeseries, dim);
+  return h5::read_strings(ds.get(), p_->ctx);
+}
+
+std::vector<double> result_reader::time() const {
+  h5::quiet_errors quiet;
+  h5::handle ds = p_->open_in(layout::group_timeseries, layout::time_name);
+  return h5::read_doubles(ds.get(), nullptr, p_->ctx);
+}
+
+std::vector<double> result_reader::variable(const std::string& name, std::size_t* n_cols) const {
+  h5::quiet_errors quiet;
+  h5::handle ds = p_->open_in(layout::group_timeseries, name);
+  std::vector<hsize_t> dims;
+  std::vector<double> values = h5::read_doubles(ds.get(), &dims, p_->ctx);
+  if (dims.size() != 2)
+    p_->ctx.fail_plain("timeseries/" + name + " is not a (time, dim) variable");
+  if (n_cols) *n_cols = static_cast<std::size_t>(dims[1]);
+  return values;
+}
+
+std::vector<job_row> result_reader::jobs() const {
+  h5::quiet_errors quiet;
+  const auto& ctx = p_->ctx;
+  std::size_t n = 0;
+  auto c = p_->open_table(layout::group_jobs, layout::job_columns, &n);
+  const auto id = h5::read_ints(c[0].get(), ctx);
+  const auto stream = h5::read_strings(c[1].get(), ctx);
+  const auto unit = h5::read_strings(c[2].get(), ctx);
+  const auto arrival = h5::read_doubles(c[3].get(), nullptr, ctx);
+  const auto start = h5::read_doubles(c[4].get(), nullptr, ctx);
+  const auto finish = h5::read_doubles(c[5].get(), nullptr, ctx);
+  const auto latency = h5::read_doubles(c[6].get(), nullptr, ctx);
+  const auto energy = h5::read_doubles(c[7].get(), nullptr, ctx);
+  std::vector<job_row> rows(n);
+  for (std::size_t i = 0; i < n; ++i)
+    rows[i] = {id[i], stream[i], unit[i], arrival[i], start[i], finish[i], latency[i], energy[i]};
+  return rows;
+}
+
+std::vector<event_row> result_reader::events() const {
+  h5::quiet_errors quiet;
+  const auto& ctx = p_->ctx;
+  std::size_t n = 0;
+  auto c = p_->open_table(layout::group_events, layout::event_columns, &n);
+  const auto time = h5::read_doubles(c[0].get(), nullptr, ctx);
+  const auto kind = h5::read_strings(c[1].get(), ctx);
+  const auto source = h5::read_strings(c[2].get(), ctx);
+  const auto message = h5::read_strings(c[3].get(), ctx);
+  const auto value = h5::read_doubles(c[4].get(), nullptr, ctx);
+  std::vector<event_row> rows(n);
+  for (std::size_t i = 0; i < n; ++i) rows[i] = {time[i], kind[i], source[i], message[i], value[i]};
+  return rows;
+}
+
+std::vector<floorplan_row> result_reader::floorplan() const {
+  h5::quiet_errors quiet;
+  const auto& ctx = p_->ctx;
+  std::size_t n = 0;
+  auto c = p_->open_table(layout::group_floorplan, layout::floorplan_columns, &n);
+  const auto name = h5::read_strings(c[0].get(), ctx);
+  const auto x = h5::read_doubles(c[1].get(), nullptr, ctx);
+  const auto y = h5::read_doubles(c[2].get(), nullptr, ctx);
+  const auto w = h5::read_doubles(c[3].get(), nullptr, ctx);
+  const auto h = h5::read_doubles(c[4].get(), nullptr, ctx);
+  std::vector<floorplan_row> rows(n);
+  for (std::size_t i = 0; i < n; ++i) rows[i] = {name[i], x[i], y[i], w[i], h[i]};
+  return rows;
+}
+
+namespace {
+
+// Name of the scale attached to one axis of a dataset (its last path component).
+herr_t scale_name(hid_t, unsigned, hid_t scale, void* data) {
+  char buf[512] = {};
+  if (H5Iget_name(scale, buf, sizeof buf) < 0) return -1;
+  std::string name = buf;
+  *static_cast<std::string*>(data) = name.substr(name.rfind('/') + 1);
+  return 1;  // the first scale is enough
+}
+
+}  // namespace
+
+timeseries_layout result_reader::layout() const {
+  h5::quiet_errors quiet;
+  const auto& ctx = p_->ctx;
+  timeseries_layout out;
+  h5::handle g = h5::open_group(p_->file.get(), layout::group_timeseries, ctx);
+  for (const std::string& name : h5::link_names(g.get(), ctx)) {
+    if (name == layout::time_name) continue;
+    h5::handle ds = h5::open_dataset(g.get(), name, ctx);
+    if (H5DSis_scale(ds.get()) > 0) {
+      out.coords[name] = h5::read_strings(ds.get(), ctx);
+      continue;
+    }
+    ts_variable v;
+    v.name = name;
+    v.units = h5::read_string_attr(ds.get(), layout::attr_units, ctx).value_or("");
+    v.long_name = h5::read_string_attr(ds.get(), layout::attr_long_name, ctx).value_or("");
+    if (H5DSget_num_scales(ds.get(), 1) > 0)
+      ctx.check_status(H5DSiterate_scales(ds.get(), 1, nullptr, scale_name, &v.dim),
+                       "cannot read the dimensions of timeseries/" + name);
+    out.variables.push_back(std::move(v));
+  }
+  H5Eclear2(H5E_DEFAULT);
+  return out;
+}
+
+double result_reader::record_period_s() const {
+  h5::quiet_errors quiet;
+  h5::handle g = h5::open_group(p_->file.get(), layout::group_timeseries, p_->ctx);
+  return h5::read_double_attr(g.get(), layout::attr_record_period_s, p_->ctx).value_or(0.0);
+}
+
+}  // namespace ptsim::postproc

@@ -1,0 +1,64 @@
+#pragma once
+// A resolved scenario: plain structs in SI units, validated, defaults applied.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ptsim/scenarios/diagnostic.hpp"
+#include "ptsim/power/compute_power.hpp"
+#include "ptsim/power/memory_power.hpp"
+#include "ptsim/power/policy_config.hpp"
+#include "ptsim/thermal/thermal_config.hpp"
+#include "ptsim/tlm/platform_config.hpp"
+#include "ptsim/units/quantities.hpp"
+
+namespace ptsim::scenarios {
+
+/// Power parameters of one component, by name.
+struct component_power {
+  std::string component;
+  enum class model { compute, memory } kind = model::compute;
+  power::compute_power_params compute;
+  power::memory_power_params memory;
+};
+
+struct scenario {
+  std::string name;
+  std::string source;  ///< file it came from ("<built-in default>" for the compiled-in one)
+  units::seconds_t duration = units::seconds(1.0);
+  units::seconds_t control_period = units::seconds(1e-3);
+  units::seconds_t record_period = units::seconds(10e-3);
+  std::uint64_t seed = 1;
+  tlm::platform_config platform;
+  tlm::workload_config workload;
+  std::vector<power::dvfs_domain_config> domains;
+  std::vector<component_power> power;
+  thermal::thermal_config thermal;
+  power::policy_config policy;
+  std::string resolved_yaml;  ///< the scenario after overrides, as YAML: enough to rerun it
+};
+
+/// A command-line override "dotted.path=value" (value read as a YAML scalar).
+struct override_kv {
+  std::string path;
+  std::string value;
+};
+/// Parses "KEY=VALUE"; throws scenario_error when there is no '='.
+override_kv parse_override(const std::string& arg);
+
+struct load_options {
+  std::vector<override_kv> overrides;
+  std::optional<std::uint64_t> seed;
+};
+
+/// Loads, overrides, validates and resolves. Every problem found is reported at once
+/// in one scenario_error (file:line:column, key path, expected vs found).
+scenario load_scenario_file(const std::string& path, const load_options& opts = {});
+/// Same, from text; `origin` names it in messages.
+scenario load_scenario_text(const std::string& yaml_text, const std::string& origin, const load_options& opts = {});
+
+/// The compiled-in copy of scenarios/default.yaml.
+const std::string& builtin_default_scenario();
+
+}  // namespace ptsim::scenarios

@@ -1,0 +1,92 @@
+#pragma once
+// The scenario schema: one declaration of every key (type, unit, default, meaning).
+// It validates files (unknown keys, types, units, ranges, with line:column), checks
+// --set paths, and is printed as JSON schema by `ptsim schema`.
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ptsim/scenarios/unit_parser.hpp"
+
+namespace ptsim::scenarios {
+
+struct schema_node;
+using schema_ptr = std::shared_ptr<const schema_node>;
+
+enum class node_type {
+  object,      ///< fixed keys
+  map_of,      ///< user-chosen keys, each an `element`
+  list_of,     ///< sequence of `element`
+  variant,     ///< object whose allowed keys depend on its `kind:` value
+  string,
+  enumeration,
+  boolean,
+  integer,
+  number,      ///< plain dimensionless number
+  quantity,    ///< string with a unit of `dim`
+  one_of,      ///< a scalar alternative or a mapping alternative (`alternatives`)
+};
+
+struct field {
+  std::string key;
+  schema_ptr schema;
+  bool required = false;
+};
+
+struct schema_node {
+  node_type type = node_type::string;
+  std::string doc;
+  std::optional<std::string> default_value;  ///< as YAML scalar text
+  // object
+  std::vector<field> fields;
+  // map_of, list_of
+  schema_ptr element;
+  // variant: kind -> object schema (each includes the "kind" field)
+  std::map<std::string, schema_ptr> variants;
+  // one_of: at most one scalar and one object alternative
+  std::vector<schema_ptr> alternatives;
+  // enumeration
+  std::vector<std::string> choices;
+  // quantity
+  dimension dim;
+  bool absolute_temperature = true;
+  // numeric range (SI for quantities), inclusive unless *_exclusive
+  std::optional<double> min, max;
+  bool min_exclusive = false;
+
+  const field* find(const std::string& key) const;
+  std::vector<std::string> keys() const;
+};
+
+// Builders, so declarations read like a table.
+schema_ptr str(std::string doc, std::optional<std::string> def = std::nullopt);
+schema_ptr enumeration(std::vector<std::string> choices, std::string doc, std::optional<std::string> def = std::nullopt);
+schema_ptr boolean(std::string doc, std::optional<std::string> def = std::nullopt);
+schema_ptr integer(std::string doc, std::optional<std::string> def = std::nullopt, std::optional<double> min = std::nullopt,
+                   std::optional<double> max = std::nullopt);
+schema_ptr number(std::string doc, std::optional<std::string> def = std::nullopt, std::optional<double> min = std::nullopt,
+                  std::optional<double> max = std::nullopt);
+/// A quantity > 0 (strictly) unless `min` says otherwise.
+schema_ptr quantity(dimension d, std::string doc, std::optional<std::string> def = std::nullopt,
+                    std::optional<double> min = 0.0, bool min_exclusive = true);
+schema_ptr temperature(std::string doc, std::optional<std::string> def = std::nullopt);
+schema_ptr object(std::string doc, std::vector<field> fields);
+schema_ptr map_of(schema_ptr element, std::string doc);
+schema_ptr list_of(schema_ptr element, std::string doc);
+schema_ptr variant(std::map<std::string, schema_ptr> kinds, std::string doc);
+schema_ptr one_of(std::vector<schema_ptr> alternatives, std::string doc);
+field req(std::string key, schema_ptr s);
+field opt(std::string key, schema_ptr s);
+
+/// The whole scenario schema (built once).
+schema_ptr scenario_schema();
+
+/// JSON Schema (draft 2020-12) of a schema tree.
+std::string to_json_schema(const schema_ptr& root);
+
+/// Closest candidate by edit distance, or "" when none is reasonably close.
+std::string nearest(const std::string& key, const std::vector<std::string>& candidates);
+
+}  // namespace ptsim::scenarios

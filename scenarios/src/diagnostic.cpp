@@ -1,0 +1,27 @@
+#include "ptsim/scenarios/diagnostic.hpp"
+
+#include <sstream>
+
+namespace ptsim::scenarios {
+
+std::string diagnostic::to_string() const {
+  std::ostringstream os;
+  os << file;
+  if (line > 0) os << ':' << line << ':' << column;
+  os << ": ";
+  if (!path.empty()) os << path << ": ";
+  os << message;
+  return os.str();
+}
+
+namespace {
+std::string join(const std::vector<diagnostic>& d) {
+  std::string s;
+  for (std::size_t i = 0; i < d.size(); ++i) s += (i ? "\n" : "") + d[i].to_string();
+  return s;
+}
+}  // namespace
+
+scenario_error::scenario_error(std::vector<diagnostic> d) : std::runtime_error(join(d)), diags_(std::move(d)) {}
+
+}  // namespace ptsim::scenarios

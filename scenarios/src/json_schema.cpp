@@ -1,0 +1,122 @@
+// `ptsim schema`: the scenario schema as JSON Schema, for editors (YAML language servers).
+#include <sstream>
+
+#include "ptsim/scenarios/schema.hpp"
+
+namespace ptsim::scenarios {
+namespace {
+
+std::string quote(const std::string& s) {
+  std::string o = "\"";
+  for (char c : s) {
+    switch (c) {
+      case '"': o += "\\\""; break;
+      case '\\': o += "\\\\"; break;
+      case '\n': o += "\\n"; break;
+      default: o += c;
+    }
+  }
+  return o + "\"";
+}
+
+void emit(std::ostringstream& os, const schema_node& s, int indent);
+
+void pad(std::ostringstream& os, int n) { os << std::string(static_cast<std::size_t>(n), ' '); }
+
+void emit_object_body(std::ostringstream& os, const schema_node& s, int in, const std::string* kind_const) {
+  pad(os, in); os << "\"type\": \"object\",\n";
+  pad(os, in); os << "\"additionalProperties\": false,\n";
+  std::vector<std::string> required;
+  pad(os, in); os << "\"properties\": {\n";
+  for (std::size_t i = 0; i < s.fields.size(); ++i) {
+    const auto& f = s.fields[i];
+    if (f.required) required.push_back(f.key);
+    pad(os, in + 2); os << quote(f.key) << ": ";
+    if (kind_const && f.key == "kind") {
+      os << "{ \"const\": " << quote(*kind_const) << " }";
+    } else {
+      os << "{\n";
+      emit(os, *f.schema, in + 4);
+      os << "\n"; pad(os, in + 2); os << "}";
+    }
+    os << (i + 1 < s.fields.size() ? ",\n" : "\n");
+  }
+  pad(os, in); os << "}";
+  if (!required.empty()) {
+    os << ",\n"; pad(os, in); os << "\"required\": [";
+    for (std::size_t i = 0; i < required.size(); ++i) os << (i ? ", " : "") << quote(required[i]);
+    os << "]";
+  }
+}
+
+void emit(std::ostringstream& os, const schema_node& s, int in) {
+  pad(os, in); os << "\"description\": " << quote(s.doc);
+  if (s.default_value) { os << ",\n"; pad(os, in); os << "\"default\": " << quote(*s.default_value); }
+  os << ",\n";
+  switch (s.type) {
+    case node_type::object: emit_object_body(os, s, in, nullptr); break;
+    case node_type::variant: {
+      pad(os, in); os << "\"oneOf\": [\n";
+      std::size_t i = 0;
+      for (const auto& [kind, obj] : s.variants) {
+        pad(os, in + 2); os << "{\n";
+        pad(os, in + 4); os << "\"description\": " << quote(obj->doc) << ",\n";
+        emit_object_body(os, *obj, in + 4, &kind);
+        os << "\n"; pad(os, in + 2); os << "}" << (++i < s.variants.size() ? ",\n" : "\n");
+      }
+      pad(os, in); os << "]";
+      break;
+    }
+    case node_type::map_of:
+      pad(os, in); os << "\"type\": \"object\",\n";
+      pad(os, in); os << "\"additionalProperties\": {\n";
+      emit(os, *s.element, in + 2);
+      os << "\n"; pad(os, in); os << "}";
+      break;
+    case node_type::list_of:
+      pad(os, in); os << "\"type\": \"array\",\n";
+      pad(os, in); os << "\"items\": {\n";
+      emit(os, *s.element, in + 2);
+      os << "\n"; pad(os, in); os << "}";
+      break;
+    case node_type::one_of:
+      pad(os, in); os << "\"oneOf\": [\n";
+      for (std::size_t i = 0; i < s.alternatives.size(); ++i) {
+        pad(os, in + 2); os << "{\n";
+        emit(os, *s.alternatives[i], in + 4);
+        os << "\n"; pad(os, in + 2); os << "}" << (i + 1 < s.alternatives.size() ? ",\n" : "\n");
+      }
+      pad(os, in); os << "]";
+      break;
+    case node_type::string: pad(os, in); os << "\"type\": \"string\", \"minLength\": 1"; break;
+    case node_type::enumeration:
+      pad(os, in); os << "\"enum\": [";
+      for (std::size_t i = 0; i < s.choices.size(); ++i) os << (i ? ", " : "") << quote(s.choices[i]);
+      os << "]";
+      break;
+    case node_type::boolean: pad(os, in); os << "\"type\": \"boolean\""; break;
+    case node_type::integer:
+    case node_type::number:
+      pad(os, in); os << "\"type\": " << (s.type == node_type::integer ? "\"integer\"" : "\"number\"");
+      if (s.min) os << ", \"" << (s.min_exclusive ? "exclusiveMinimum" : "minimum") << "\": " << *s.min;
+      if (s.max) os << ", \"maximum\": " << *s.max;
+      break;
+    case node_type::quantity:
+      pad(os, in); os << "\"type\": \"string\",\n";
+      pad(os, in); os << "\"x-ptsim-unit\": " << quote(unit_hint(s.dim)) << ",\n";
+      pad(os, in); os << "\"pattern\": " << quote("^\\s*[-+]?[0-9.]+([eE][-+]?[0-9]+)?\\s*\\S.*$");
+      break;
+  }
+}
+
+}  // namespace
+
+std::string to_json_schema(const schema_ptr& root) {
+  std::ostringstream os;
+  os << "{\n  \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n  \"title\": \"ptsim scenario\",\n";
+  emit(os, *root, 2);
+  os << "\n}\n";
+  return os.str();
+}
+
+}  // namespace ptsim::scenarios

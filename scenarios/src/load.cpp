@@ -1,0 +1,58 @@
+#include <fstream>
+#include <sstream>
+
+#include "resolve.hpp"
+
+namespace ptsim::scenarios {
+
+override_kv parse_override(const std::string& arg) {
+  auto eq = arg.find('=');
+  if (eq == std::string::npos || eq == 0)
+    throw scenario_error({diagnostic{"--set " + arg, 0, 0, "", "expected KEY=VALUE, found '" + arg + "'"}});
+  return {arg.substr(0, eq), arg.substr(eq + 1)};
+}
+
+scenario load_scenario_text(const std::string& text, const std::string& origin_name, const load_options& opts) {
+  std::vector<diagnostic> diags;
+  detail::origin o{origin_name, {}, &diags};
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::ParserException& e) {
+    throw scenario_error({diagnostic{origin_name, e.mark.line + 1, e.mark.column + 1, "",
+                                     "YAML syntax error: " + e.msg}});
+  }
+  if (!root.IsMap()) {
+    o.report(root, "", "expected a scenario (a mapping with name, duration, platform, workload, thermal, policy), found " +
+                           std::string(root.IsNull() ? "an empty document" : root.IsSequence() ? "a list" : "a plain value"));
+    throw scenario_error(diags);
+  }
+  const schema_ptr schema = scenario_schema();
+  for (const auto& kv : opts.overrides) {
+    if (detail::apply_override(root, schema, kv, o)) o.override_paths.push_back(kv.path);
+  }
+  if (opts.seed) root["seed"] = *opts.seed;
+  if (!diags.empty()) throw scenario_error(diags);
+
+  detail::validate(root, schema, "", o);
+  if (!diags.empty()) throw scenario_error(diags);
+
+  scenario sc;
+  sc.source = origin_name;
+  detail::resolve(detail::view(root, schema, "", &o), sc);
+  if (!diags.empty()) throw scenario_error(diags);
+  YAML::Emitter em;
+  em << root;
+  sc.resolved_yaml = std::string(em.c_str()) + "\n";
+  return sc;
+}
+
+scenario load_scenario_file(const std::string& path, const load_options& opts) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw scenario_error({diagnostic{path, 0, 0, "", "cannot open the scenario file"}});
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return load_scenario_text(ss.str(), path, opts);
+}
+
+}  // namespace ptsim::scenarios

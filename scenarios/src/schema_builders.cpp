@@ -1,0 +1,123 @@
+#include <algorithm>
+
+#include "ptsim/scenarios/schema.hpp"
+
+namespace ptsim::scenarios {
+
+const field* schema_node::find(const std::string& key) const {
+  for (const auto& f : fields)
+    if (f.key == key) return &f;
+  return nullptr;
+}
+
+std::vector<std::string> schema_node::keys() const {
+  std::vector<std::string> k;
+  for (const auto& f : fields) k.push_back(f.key);
+  return k;
+}
+
+namespace {
+std::shared_ptr<schema_node> make(node_type t, std::string doc, std::optional<std::string> def) {
+  auto n = std::make_shared<schema_node>();
+  n->type = t;
+  n->doc = std::move(doc);
+  n->default_value = std::move(def);
+  return n;
+}
+}  // namespace
+
+schema_ptr str(std::string doc, std::optional<std::string> def) { return make(node_type::string, std::move(doc), std::move(def)); }
+
+schema_ptr enumeration(std::vector<std::string> choices, std::string doc, std::optional<std::string> def) {
+  auto n = make(node_type::enumeration, std::move(doc), std::move(def));
+  n->choices = std::move(choices);
+  return n;
+}
+
+schema_ptr boolean(std::string doc, std::optional<std::string> def) { return make(node_type::boolean, std::move(doc), std::move(def)); }
+
+schema_ptr integer(std::string doc, std::optional<std::string> def, std::optional<double> min, std::optional<double> max) {
+  auto n = make(node_type::integer, std::move(doc), std::move(def));
+  n->min = min;
+  n->max = max;
+  return n;
+}
+
+schema_ptr number(std::string doc, std::optional<std::string> def, std::optional<double> min, std::optional<double> max) {
+  auto n = make(node_type::number, std::move(doc), std::move(def));
+  n->min = min;
+  n->max = max;
+  return n;
+}
+
+schema_ptr quantity(dimension d, std::string doc, std::optional<std::string> def, std::optional<double> min,
+                    bool min_exclusive) {
+  auto n = make(node_type::quantity, std::move(doc), std::move(def));
+  n->dim = d;
+  n->min = min;
+  n->min_exclusive = min_exclusive;
+  return n;
+}
+
+schema_ptr temperature(std::string doc, std::optional<std::string> def) {
+  auto n = make(node_type::quantity, std::move(doc), std::move(def));
+  n->dim = dims::temperature();
+  n->absolute_temperature = true;
+  return n;
+}
+
+schema_ptr object(std::string doc, std::vector<field> fields) {
+  auto n = make(node_type::object, std::move(doc), std::nullopt);
+  n->fields = std::move(fields);
+  return n;
+}
+
+schema_ptr map_of(schema_ptr element, std::string doc) {
+  auto n = make(node_type::map_of, std::move(doc), std::nullopt);
+  n->element = std::move(element);
+  return n;
+}
+
+schema_ptr list_of(schema_ptr element, std::string doc) {
+  auto n = make(node_type::list_of, std::move(doc), std::nullopt);
+  n->element = std::move(element);
+  return n;
+}
+
+schema_ptr variant(std::map<std::string, schema_ptr> kinds, std::string doc) {
+  auto n = make(node_type::variant, std::move(doc), std::nullopt);
+  n->variants = std::move(kinds);
+  return n;
+}
+
+schema_ptr one_of(std::vector<schema_ptr> alternatives, std::string doc) {
+  auto n = make(node_type::one_of, std::move(doc), std::nullopt);
+  n->alternatives = std::move(alternatives);
+  return n;
+}
+
+field req(std::string key, schema_ptr s) { return field{std::move(key), std::move(s), true}; }
+field opt(std::string key, schema_ptr s) { return field{std::move(key), std::move(s), false}; }
+
+std::string nearest(const std::string& key, const std::vector<std::string>& candidates) {
+  auto distance = [](const std::string& a, const std::string& b) {
+    std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+      cur[0] = i;
+      for (std::size_t j = 1; j <= b.size(); ++j)
+        cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      std::swap(prev, cur);
+    }
+    return prev[b.size()];
+  };
+  std::string best;
+  std::size_t best_d = std::max<std::size_t>(2, key.size() / 3) + 1;
+  for (const auto& c : candidates) {
+    std::size_t d = distance(key, c);
+    if (d < best_d) best_d = d, best = c;
+  }
+  return best;
+}
+
+}  // namespace ptsim::scenarios

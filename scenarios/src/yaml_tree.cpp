@@ -1,0 +1,413 @@
+#include "yaml_tree.hpp"
+
+#include <cmath>
+#include <cstdlib>
+#include <sstream>
+
+namespace ptsim::scenarios::detail {
+
+std::string join_path(const std::string& base, const std::string& key) {
+  return base.empty() ? key : base + "." + key;
+}
+
+namespace {
+
+bool starts_with_path(const std::string& path, const std::string& prefix) {
+  return path == prefix || (path.size() > prefix.size() && path.compare(0, prefix.size(), prefix) == 0 &&
+                            (path[prefix.size()] == '.' || path[prefix.size()] == '['));
+}
+
+std::string list_choices(const std::vector<std::string>& c) {
+  std::string s;
+  for (std::size_t i = 0; i < c.size(); ++i) s += (i ? ", " : "") + c[i];
+  return s;
+}
+
+std::string found(const YAML::Node& n) {
+  switch (n.Type()) {
+    case YAML::NodeType::Map: return "a mapping";
+    case YAML::NodeType::Sequence: return "a list";
+    case YAML::NodeType::Null: return "nothing (null)";
+    case YAML::NodeType::Scalar: return "'" + n.Scalar() + "'";
+    default: return "an undefined value";
+  }
+}
+
+std::string type_name(const schema_node& s) {
+  switch (s.type) {
+    case node_type::object:
+    case node_type::variant:
+    case node_type::map_of: return "a mapping";
+    case node_type::list_of: return "a list";
+    case node_type::string: return "a string";
+    case node_type::enumeration: return "one of [" + list_choices(s.choices) + "]";
+    case node_type::boolean: return "true or false";
+    case node_type::integer: return "an integer";
+    case node_type::number: return "a number";
+    case node_type::quantity: return s.dim.describe() + " with a unit, e.g. \"1 " + unit_hint(s.dim) + "\"";
+    case node_type::one_of: return "a name or a mapping";
+  }
+  return "?";
+}
+
+bool parse_number(const std::string& text, double& out) {
+  const char* b = text.c_str();
+  char* e = nullptr;
+  out = std::strtod(b, &e);
+  while (*e == ' ') ++e;
+  return e != b && *e == '\0' && std::isfinite(out);
+}
+
+// Checks range; returns an empty string when fine.
+std::string range_problem(const schema_node& s, double v, const std::string& text) {
+  std::ostringstream os;
+  if (s.min) {
+    bool bad = s.min_exclusive ? !(v > *s.min) : !(v >= *s.min);
+    if (bad) {
+      os << "expected a value " << (s.min_exclusive ? "> " : ">= ") << *s.min;
+      if (s.type == node_type::quantity) os << ' ' << unit_hint(s.dim);
+      os << ", found '" << text << "'";
+      return os.str();
+    }
+  }
+  if (s.max && v > *s.max) {
+    os << "expected a value <= " << *s.max << ", found '" << text << "'";
+    return os.str();
+  }
+  return "";
+}
+
+void validate_object(const YAML::Node& node, const schema_node& s, const std::string& path, const origin& o) {
+  if (node.IsNull()) {
+    for (const auto& f : s.fields)
+      if (f.required) o.report(node, join_path(path, f.key), "missing required key '" + f.key + "'");
+    return;
+  }
+  if (!node.IsMap()) {
+    o.report(node, path, "expected a mapping, found " + found(node));
+    return;
+  }
+  for (auto it = node.begin(); it != node.end(); ++it) {
+    const std::string key = it->first.Scalar();
+    const field* f = s.find(key);
+    if (!f) {
+      std::string msg = "unknown key '" + key + "'";
+      std::string near = nearest(key, s.keys());
+      msg += near.empty() ? " (valid keys: " + list_choices(s.keys()) + ")" : " (did you mean '" + near + "'?)";
+      o.report(it->first, join_path(path, key), msg);
+      continue;
+    }
+    validate(it->second, f->schema, join_path(path, key), o);
+  }
+  for (const auto& f : s.fields)
+    if (f.required && !node[f.key]) o.report(node, join_path(path, f.key), "missing required key '" + f.key + "'");
+}
+
+}  // namespace
+
+void origin::report(const YAML::Node& at, const std::string& path, const std::string& message) const {
+  report(at.Mark(), path, message);
+}
+
+void origin::report(const YAML::Mark& at, const std::string& path, const std::string& message) const {
+  diagnostic d;
+  d.path = path;
+  d.message = message;
+  for (const auto& p : override_paths)
+    if (starts_with_path(path, p)) {
+      d.file = "--set " + p;
+      sink->push_back(d);
+      return;
+    }
+  d.file = file;
+  if (!at.is_null()) {
+    d.line = at.line + 1;
+    d.column = at.column + 1;
+  }
+  sink->push_back(d);
+}
+
+void validate(const YAML::Node& node, const schema_ptr& sp, const std::string& path, const origin& o) {
+  const schema_node& s = *sp;
+  switch (s.type) {
+    case node_type::object: validate_object(node, s, path, o); return;
+    case node_type::variant: {
+      if (!node.IsMap()) return o.report(node, path, "expected a mapping with a 'kind', found " + found(node));
+      std::vector<std::string> kinds;
+      for (const auto& [k, _] : s.variants) kinds.push_back(k);
+      if (!node["kind"]) return o.report(node, path + ".kind", "missing required key 'kind' (one of: " + list_choices(kinds) + ")");
+      const YAML::Node kind = node["kind"];
+      auto it = kind.IsScalar() ? s.variants.find(kind.Scalar()) : s.variants.end();
+      if (it == s.variants.end()) {
+        std::string near = kind.IsScalar() ? nearest(kind.Scalar(), kinds) : "";
+        return o.report(kind, path + ".kind",
+                        "unknown component kind " + found(kind) + ", expected one of [" + list_choices(kinds) + "]" +
+                            (near.empty() ? "" : " (did you mean '" + near + "'?)"));
+      }
+      validate_object(node, *it->second, path, o);
+      return;
+    }
+    case node_type::map_of:
+      if (node.IsNull()) return;
+      if (!node.IsMap()) return o.report(node, path, "expected a mapping, found " + found(node));
+      for (auto it = node.begin(); it != node.end(); ++it) validate(it->second, s.element, join_path(path, it->first.Scalar()), o);
+      return;
+    case node_type::list_of:
+      if (!node.IsSequence()) return o.report(node, path, "expected a list, found " + found(node));
+      for (std::size_t i = 0; i < node.size(); ++i) validate(node[i], s.element, path + "[" + std::to_string(i) + "]", o);
+      return;
+    case node_type::one_of:
+      for (const auto& alt : s.alternatives) {
+        bool alt_is_map = alt->type == node_type::object;
+        if (alt_is_map == node.IsMap()) return validate(node, alt, path, o);
+      }
+      return o.report(node, path, "expected " + type_name(s) + ", found " + found(node));
+    default: break;
+  }
+  // Scalars.
+  if (!node.IsScalar()) return o.report(node, path, "expected " + type_name(s) + ", found " + found(node));
+  const std::string text = node.Scalar();
+  switch (s.type) {
+    case node_type::string:
+      if (text.empty()) o.report(node, path, "expected a non-empty string");
+      return;
+    case node_type::enumeration: {
+      for (const auto& c : s.choices)
+        if (c == text) return;
+      std::string near = nearest(text, s.choices);
+      return o.report(node, path, "expected one of [" + list_choices(s.choices) + "], found '" + text + "'" +
+                                      (near.empty() ? "" : " (did you mean '" + near + "'?)"));
+    }
+    case node_type::boolean:
+      if (text == "true" || text == "false") return;
+      return o.report(node, path, "expected true or false, found '" + text + "'");
+    case node_type::integer: {
+      double v;
+      if (!parse_number(text, v) || v != std::floor(v) || std::fabs(v) > 9.0e15)
+        return o.report(node, path, "expected an integer, found '" + text + "'");
+      if (auto p = range_problem(s, v, text); !p.empty()) o.report(node, path, p);
+      return;
+    }
+    case node_type::number: {
+      double v;
+      if (!parse_number(text, v)) return o.report(node, path, "expected a finite number, found '" + text + "'");
+      if (auto p = range_problem(s, v, text); !p.empty()) o.report(node, path, p);
+      return;
+    }
+    case node_type::quantity: {
+      try {
+        double v = parse_si(text, s.dim, s.absolute_temperature);
+        if (auto p = range_problem(s, v, text); !p.empty()) o.report(node, path, p);
+      } catch (const unit_error& e) {
+        o.report(node, path, e.what());
+      }
+      return;
+    }
+    default: return;
+  }
+}
+
+namespace {
+std::vector<std::string> split_path(const std::string& p) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char c : p) {
+    if (c == '.') {
+      out.push_back(cur);
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  out.push_back(cur);
+  return out;
+}
+
+bool is_index(const std::string& s) {
+  return !s.empty() && s.find_first_not_of("0123456789") == std::string::npos;
+}
+}  // namespace
+
+bool apply_override(YAML::Node& root, const schema_ptr& schema, const override_kv& kv, const origin& o) {
+  auto fail = [&](const std::string& msg) {
+    diagnostic d;
+    d.file = "--set " + kv.path + "=" + kv.value;
+    d.path = kv.path;
+    d.message = msg;
+    o.sink->push_back(d);
+    return false;
+  };
+  const auto segs = split_path(kv.path);
+  schema_ptr s = schema;
+  YAML::Node cur = root;
+  std::string walked;
+  for (std::size_t i = 0; i < segs.size(); ++i) {
+    const std::string& seg = segs[i];
+    if (seg.empty()) return fail("empty segment in key path");
+    const bool last = i + 1 == segs.size();
+    // Choose the schema of the child.
+    schema_ptr child;
+    if (s->type == node_type::one_of) {
+      for (const auto& alt : s->alternatives)
+        if (alt->type == node_type::object) s = alt;
+      if (cur.IsScalar()) {
+        // Promote "name" to {governor: name} so a tunable can be set beside it.
+        const field* first = s->fields.empty() ? nullptr : &s->fields.front();
+        YAML::Node m(YAML::NodeType::Map);
+        if (first) m[first->key] = cur.Scalar();
+        cur = m;  // cur is a handle into root: assignment replaces the value in place
+      }
+    }
+    switch (s->type) {
+      case node_type::object: {
+        const field* f = s->find(seg);
+        if (!f) {
+          std::string near = nearest(seg, s->keys());
+          return fail("unknown key '" + seg + "' in '" + (walked.empty() ? "<top>" : walked) + "'" +
+                      (near.empty() ? "" : " (did you mean '" + near + "'?)"));
+        }
+        child = f->schema;
+        break;
+      }
+      case node_type::variant: {
+        std::string kind = cur.IsMap() && cur["kind"] && cur["kind"].IsScalar() ? cur["kind"].Scalar() : "";
+        auto it = s->variants.find(kind);
+        if (it == s->variants.end())
+          return fail("'" + walked + "' has no valid 'kind', so '" + seg + "' cannot be checked");
+        const field* f = it->second->find(seg);
+        if (!f) {
+          std::string near = nearest(seg, it->second->keys());
+          return fail("unknown key '" + seg + "' for a component of kind '" + kind + "'" +
+                      (near.empty() ? "" : " (did you mean '" + near + "'?)"));
+        }
+        child = f->schema;
+        break;
+      }
+      case node_type::map_of: child = s->element; break;
+      case node_type::list_of: {
+        if (!is_index(seg)) return fail("'" + walked + "' is a list: expected an index, found '" + seg + "'");
+        std::size_t idx = std::stoul(seg);
+        if (!cur.IsSequence() || idx >= cur.size())
+          return fail("index " + seg + " is out of range for '" + walked + "'");
+        child = s->element;
+        break;
+      }
+      default: return fail("'" + walked + "' is a value and has no key '" + seg + "'");
+    }
+    walked = join_path(walked, seg);
+    if (last) {
+      YAML::Node value;
+      try {
+        value = YAML::Load(kv.value);
+      } catch (const YAML::Exception& e) {
+        return fail("value is not valid YAML: " + e.msg);
+      }
+      if (s->type == node_type::list_of) cur[std::stoul(seg)] = value;
+      else cur[seg] = value;
+      return true;
+    }
+    if (s->type == node_type::list_of) {
+      YAML::Node next = cur[std::stoul(seg)];
+      cur.reset(next);
+    } else {
+      if (!cur.IsMap()) {
+        if (!cur.IsNull() && cur.IsDefined()) return fail("'" + walked + "' is not a mapping");
+        cur = YAML::Node(YAML::NodeType::Map);
+      }
+      if (!cur[seg] || cur[seg].IsNull()) cur[seg] = YAML::Node(YAML::NodeType::Map);
+      YAML::Node next = cur[seg];
+      cur.reset(next);
+    }
+    s = child;
+  }
+  return true;
+}
+
+// ---- view --------------------------------------------------------------------
+
+view::view(YAML::Node node, schema_ptr schema, std::string path, const origin* o)
+    : node_(std::move(node)), schema_(std::move(schema)), path_(std::move(path)), o_(o) {}
+
+const schema_node& view::object_schema() const {
+  if (schema_->type == node_type::variant) {
+    return *schema_->variants.at(node_["kind"].Scalar());
+  }
+  if (schema_->type == node_type::one_of) {
+    for (const auto& alt : schema_->alternatives)
+      if (alt->type == node_type::object) return *alt;
+  }
+  return *schema_;
+}
+
+bool view::has(const std::string& key) const {
+  return node_.IsMap() && node_[key] && !node_[key].IsNull();
+}
+
+view view::at(const std::string& key) const {
+  const field* f = object_schema().find(key);
+  if (!f) throw std::logic_error("scenario schema has no key '" + join_path(path_, key) + "'");
+  YAML::Node child = node_.IsMap() ? node_[key] : YAML::Node();
+  return view(child ? child : YAML::Node(YAML::NodeType::Null), f->schema, join_path(path_, key), o_);
+}
+
+std::string view::raw(const std::string& key, const schema_node** s) const {
+  const field* f = object_schema().find(key);
+  if (!f) throw std::logic_error("scenario schema has no key '" + join_path(path_, key) + "'");
+  *s = f->schema.get();
+  if (has(key)) return node_[key].Scalar();
+  if (f->schema->default_value) return *f->schema->default_value;
+  throw std::logic_error("no value and no default for '" + join_path(path_, key) + "'");
+}
+
+std::string view::str(const std::string& key) const {
+  const schema_node* s;
+  return raw(key, &s);
+}
+
+double view::si(const std::string& key) const {
+  const schema_node* s;
+  std::string text = raw(key, &s);
+  return parse_si(text, s->dim, s->absolute_temperature);
+}
+
+double view::num(const std::string& key) const {
+  const schema_node* s;
+  return std::strtod(raw(key, &s).c_str(), nullptr);
+}
+
+long long view::integer(const std::string& key) const {
+  const schema_node* s;
+  return static_cast<long long>(std::strtod(raw(key, &s).c_str(), nullptr));
+}
+
+bool view::boolean(const std::string& key) const {
+  const schema_node* s;
+  return raw(key, &s) == "true";
+}
+
+std::string view::scalar() const { return node_.Scalar(); }
+
+std::vector<std::pair<std::string, view>> view::entries() const {
+  std::vector<std::pair<std::string, view>> out;
+  if (!node_.IsMap()) return out;
+  for (auto it = node_.begin(); it != node_.end(); ++it) {
+    const std::string k = it->first.Scalar();
+    out.emplace_back(k, view(it->second, schema_->element, join_path(path_, k), o_));
+  }
+  return out;
+}
+
+std::vector<view> view::items() const {
+  std::vector<view> out;
+  if (!node_.IsSequence()) return out;
+  for (std::size_t i = 0; i < node_.size(); ++i)
+    out.emplace_back(node_[i], schema_->element, path_ + "[" + std::to_string(i) + "]", o_);
+  return out;
+}
+
+void view::fail(const std::string& message, const std::string& key) const {
+  if (!key.empty() && has(key)) o_->report(node_[key], join_path(path_, key), message);
+  else o_->report(node_, key.empty() ? path_ : join_path(path_, key), message);
+}
+
+}  // namespace ptsim::scenarios::detail

@@ -1,0 +1,64 @@
+#pragma once
+// Internal: validating a YAML tree against the schema, applying --set overrides, and
+// reading validated values (with schema defaults) while resolving.
+#include <yaml-cpp/yaml.h>
+
+#include <string>
+#include <vector>
+
+#include "ptsim/scenarios/diagnostic.hpp"
+#include "ptsim/scenarios/scenario.hpp"
+#include "ptsim/scenarios/schema.hpp"
+
+namespace ptsim::scenarios::detail {
+
+/// Where diagnostics point: the file, and the paths that came from --set.
+struct origin {
+  std::string file;
+  std::vector<std::string> override_paths;
+  std::vector<diagnostic>* sink = nullptr;
+  void report(const YAML::Node& at, const std::string& path, const std::string& message) const;
+  void report(const YAML::Mark& at, const std::string& path, const std::string& message) const;
+};
+
+/// Checks `node` against `schema`, reporting every problem to o.sink.
+void validate(const YAML::Node& node, const schema_ptr& schema, const std::string& path, const origin& o);
+
+/// Applies one override to the document (creating missing sections); reports an
+/// unknown path to o.sink and returns false.
+bool apply_override(YAML::Node& root, const schema_ptr& schema, const override_kv& kv, const origin& o);
+
+std::string join_path(const std::string& base, const std::string& key);
+
+/// A validated node plus its schema. Getters fall back to the schema default; resolve-time
+/// problems (a name that refers to nothing) are reported with fail().
+class view {
+ public:
+  view(YAML::Node node, schema_ptr schema, std::string path, const origin* o);
+
+  bool has(const std::string& key) const;
+  view at(const std::string& key) const;
+  std::string str(const std::string& key) const;
+  double si(const std::string& key) const;  ///< quantity in SI (kelvin for temperatures)
+  double num(const std::string& key) const;
+  long long integer(const std::string& key) const;
+  bool boolean(const std::string& key) const;
+  std::vector<std::pair<std::string, view>> entries() const;  ///< map_of
+  std::vector<view> items() const;                             ///< list_of
+  std::string scalar() const;
+  bool is_scalar() const { return node_.IsScalar(); }
+  const std::string& path() const { return path_; }
+  const YAML::Node& node() const { return node_; }
+  /// Reports a problem at this node (or at its `key` child when present).
+  void fail(const std::string& message, const std::string& key = "") const;
+
+ private:
+  std::string raw(const std::string& key, const schema_node** s) const;
+  const schema_node& object_schema() const;
+  YAML::Node node_;
+  schema_ptr schema_;
+  std::string path_;
+  const origin* o_;
+};
+
+}  // namespace ptsim::scenarios::detail

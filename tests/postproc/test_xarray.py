@@ -1,0 +1,141 @@
+#!/usr/bin/python3
+"""The result file as Python users read it: xarray (h5netcdf), pandas, and ptsim_results.
+
+Usage: test_xarray.py WRITER WORKDIR POSTPROC_DIR. WRITER writes the sample described in
+tests/postproc/sample_result.hpp; the expected values are recomputed here from its formulas.
+"""
+import json
+import math
+import os
+import subprocess
+import sys
+
+import h5py
+import numpy as np
+import xarray as xr
+
+writer, workdir, postproc_dir = sys.argv[1:4]
+sys.path.insert(0, postproc_dir)
+import ptsim_results  # noqa: E402
+
+os.makedirs(workdir, exist_ok=True)
+path = os.path.join(workdir, "sample.h5")
+report_path = os.path.join(workdir, "report.json")
+for p in (path, report_path):
+    if os.path.exists(p):
+        os.remove(p)
+subprocess.run([writer, path, report_path], check=True)
+
+N = 300
+COORDS = {
+    "block": ["big.cpu0", "big.cpu1", "gpu", "npu"],
+    "component": ["cpu", "gpu", "dram"],
+    "domain": ["big", "gpu"],
+}
+VARIABLES = [  # name, dim, units, in the order written (index v in sample_value)
+    ("temperature", "block", "degC"),
+    ("power", "component", "W"),
+    ("frequency", "domain", "Hz"),
+    ("voltage", "domain", "V"),
+    ("utilization", "domain", "1"),
+]
+SUMMARY = {
+    "energy_J": (123.456, "J"), "avg_power_W": (6.1728, "W"),
+    "peak_power_W": (9.87654321, "W"), "throughput": (0.1, "inferences/s"),
+    "perf_per_watt": (1.0 / 3.0, "inferences/J"), "latency_p50_s": (0.0123, "s"),
+    "latency_p99_s": (0.0456, "s"), "peak_temperature_C": (87.5, "degC"),
+    "throttled_fraction": (1e-300, "1"),
+}
+
+
+def expected(v, n_cols):
+    t = np.arange(N, dtype=np.float64)[:, None]
+    j = np.arange(n_cols, dtype=np.float64)[None, :]
+    return 100.0 * v + j + 0.001 * t
+
+
+def check_timeseries(ds):
+    assert set(ds.dims) == {"time", *COORDS}, ds.dims
+    assert ds.sizes["time"] == N, ds.sizes
+    time = ds["time"]
+    assert time.dtype == np.float64, time.dtype  # "s" must not become timedelta64
+    assert time.attrs["units"] == "s", time.attrs
+    np.testing.assert_allclose(time.values, np.arange(N) * 0.01, rtol=0, atol=1e-15)
+    for dim, labels in COORDS.items():
+        values = ds[dim].values.tolist()
+        assert values == labels, (dim, values)
+        assert all(type(x) is str for x in values), [type(x) for x in values]
+    for v, (name, dim, units) in enumerate(VARIABLES):
+        var = ds[name]
+        assert var.dims == ("time", dim), (name, var.dims)
+        assert var.dtype == np.float64
+        assert var.attrs["units"] == units, (name, var.attrs)
+        assert isinstance(var.attrs["long_name"], str) and var.attrs["long_name"]
+        np.testing.assert_allclose(var.values, expected(v, len(COORDS[dim])), rtol=0, atol=1e-12)
+    # Label-based selection works through the string coordinate.
+    assert float(ds["temperature"].sel(block="gpu").isel(time=299)) == 0 + 2 + 0.001 * 299
+
+
+# 1. xarray as DESIGN.md promises: open_dataset(path, group="timeseries", engine="h5netcdf").
+with xr.open_dataset(path, group="timeseries", engine="h5netcdf") as ds:
+    check_timeseries(ds)
+
+# 2. Root attributes read as str (and the seed as an unsigned 64-bit integer) with h5py.
+with h5py.File(path, "r") as f:
+    a = f.attrs
+    for key in ("ptsim_version", "schema_version", "scenario", "scenario_name", "host",
+                "start_time"):
+        assert isinstance(a[key], str), (key, type(a[key]))
+    assert a["schema_version"] == "1.0"
+    assert int(a["schema_version_major"]) == 1 and int(a["schema_version_minor"]) == 0
+    assert int(a["seed"]) == 18446744073709551557
+    assert a["scenario_name"] == "phone-camera"
+    assert float(a["wall_s"]) == 12.5
+    assert f["summary"].attrs["throughput_units"] == "inferences/s"
+    assert f["summary/throughput"].attrs["throughput_units"] == "inferences/s"
+
+# 3. The helper module.
+run = ptsim_results.open_run(path)
+check_timeseries(run["timeseries"])
+assert run["attrs"]["seed"] == 18446744073709551557
+assert run["attrs"]["scenario"].startswith("name: phone-camera\n")
+assert set(run["summary"]) == set(SUMMARY), run["summary"]
+for name, (value, units) in SUMMARY.items():
+    assert run["summary"][name] == value, (name, run["summary"][name])
+    assert run["summary_units"][name] == units, (name, run["summary_units"])
+
+jobs = run["jobs"]
+assert list(jobs.columns) == ["id", "stream", "unit", "arrival_s", "start_s", "finish_s",
+                              "latency_s", "energy_J"], list(jobs.columns)
+assert len(jobs) == 5000
+i = np.arange(5000)
+assert (jobs["id"].to_numpy() == i * 3 - 7).all()
+assert jobs["stream"].tolist() == ["camera" if k % 2 else "assistant" for k in i]
+assert jobs["unit"].tolist() == ["npu" if k % 3 else "gpu" for k in i]
+assert isinstance(jobs["stream"][0], str)
+np.testing.assert_array_equal(jobs["arrival_s"].to_numpy(), 0.5 * i)
+np.testing.assert_allclose(jobs["latency_s"].to_numpy(), 0.021, rtol=1e-9)
+np.testing.assert_array_equal(jobs["energy_J"].to_numpy(), 0.125 * (i % 7))
+
+events = run["events"]
+assert list(events.columns) == ["time_s", "kind", "source", "message", "value"]
+assert events["kind"].tolist() == ["dvfs", "throttle", "warning"]
+assert events["message"][1] == "step_wise → 1.2 GHz ceiling"
+assert events["value"][0] == 2.4e9 and math.isnan(events["value"][2])
+
+fp = run["floorplan"]
+assert list(fp.columns) == ["name", "x", "y", "width", "height"]
+assert fp["name"].tolist() == COORDS["block"]
+np.testing.assert_array_equal(fp["width"].to_numpy(), [1.5e-3, 1.5e-3, 3e-3, 1e-3])
+assert run["units"]["floorplan"]["width"] == "m"
+assert run["units"]["jobs"]["latency_s"] == "s"
+
+# 4. `ptsim report --format json` numbers parse back to exactly the stored values.
+with open(report_path, encoding="utf-8") as f:
+    report = json.load(f)
+assert list(report)[-1] == "units"
+for name, (value, units) in SUMMARY.items():
+    assert report[name] == value, (name, report[name])
+    assert report["units"][name] == units
+
+print("test_xarray: ok")

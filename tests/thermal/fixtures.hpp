@@ -1,0 +1,33 @@
+#pragma once
+// Small floorplans shared by the thermal tests.
+#include <vector>
+
+#include "ptsim/thermal/floorplan.hpp"
+
+namespace ptsim::thermal::test {
+
+constexpr double mm = 1e-3;
+
+/// An uneven 3-block die, 8 mm x 6 mm: "big" left, "gpu" top right, "npu" bottom right.
+inline floorplan three_blocks() {
+  return floorplan({{"big", 4 * mm, 6 * mm, 0, 0},
+                    {"gpu", 4 * mm, 2.5 * mm, 4 * mm, 3.5 * mm},
+                    {"npu", 4 * mm, 3.5 * mm, 4 * mm, 0}});
+}
+
+/// 2 x 2 equal 4 mm squares: a b on top, c d below.
+inline floorplan two_by_two() {
+  return floorplan({{"a", 4 * mm, 4 * mm, 0, 4 * mm},
+                    {"b", 4 * mm, 4 * mm, 4 * mm, 4 * mm},
+                    {"c", 4 * mm, 4 * mm, 0, 0},
+                    {"d", 4 * mm, 4 * mm, 4 * mm, 0}});
+}
+
+/// A node power vector for the block model (4n + 12 nodes) with the block powers on silicon.
+inline std::vector<double> block_power(std::size_t n_blocks, const std::vector<double>& blocks_W) {
+  std::vector<double> p(4 * n_blocks + 12, 0.0);
+  for (std::size_t i = 0; i < blocks_W.size(); ++i) p[i] = blocks_W[i];
+  return p;
+}
+
+}  // namespace ptsim::thermal::test

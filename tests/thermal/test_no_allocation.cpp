@@ -1,0 +1,70 @@
+// transient_solver::step() must not touch the heap: it runs every control period.
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <new>
+
+#include "fixtures.hpp"
+#include "ptsim/thermal/package.hpp"
+#include "ptsim/thermal/solver.hpp"
+
+#ifdef PTSIM_TEST_COUNT_MALLOC
+// The link redirects malloc & co. (see CMakeLists.txt) to these counting wrappers; the global
+// operator new is replaced so that C++ allocations from anywhere land here too.
+namespace {
+long allocations = 0;
+}
+extern "C" {
+void* __real_malloc(std::size_t);
+void* __real_calloc(std::size_t, std::size_t);
+void* __real_realloc(void*, std::size_t);
+void* __real_aligned_alloc(std::size_t, std::size_t);
+int __real_posix_memalign(void**, std::size_t, std::size_t);
+void* __wrap_malloc(std::size_t n) { ++allocations; return __real_malloc(n); }
+void* __wrap_calloc(std::size_t k, std::size_t n) { ++allocations; return __real_calloc(k, n); }
+void* __wrap_realloc(void* p, std::size_t n) { ++allocations; return __real_realloc(p, n); }
+void* __wrap_aligned_alloc(std::size_t a, std::size_t n) { ++allocations; return __real_aligned_alloc(a, n); }
+int __wrap_posix_memalign(void** p, std::size_t a, std::size_t n) {
+  ++allocations;
+  return __real_posix_memalign(p, a, n);
+}
+}
+void* operator new(std::size_t n) {
+  void* p = __wrap_malloc(n == 0 ? 1 : n);
+  if (p == nullptr) throw std::bad_alloc();
+  return p;
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+
+using namespace ptsim::thermal;
+
+namespace {
+void* volatile escape = nullptr;
+}
+
+TEST_CASE("the allocation counter sees C and C++ allocations") {
+  const long before = allocations;
+  escape = std::malloc(64);
+  std::free(escape);
+  auto* v = new double[16];
+  escape = v;
+  delete[] v;
+  CHECK(allocations - before == 2);
+}
+
+TEST_CASE("step() does not allocate, with either integrator") {
+  const rc_network net = build_block_model(test::three_blocks(), package_config{});
+  const auto p = test::block_power(3, {3.0, 2.0, 1.0});
+  for (auto method : {integration_method::backward_euler, integration_method::exponential}) {
+    CAPTURE(static_cast<int>(method));
+    transient_solver s(net, 1e-3, 4, 300.0, method);
+    s.step(p.data());  // warm-up, in case anything is lazily initialised
+    const long before = allocations;
+    for (int k = 0; k < 100; ++k) s.step(p.data());
+    const long during = allocations - before;
+    CHECK(during == 0);
+    CHECK(s.temperatures()[0] > 300.0);
+  }
+}
+#endif

@@ -1,0 +1,17 @@
+#pragma once
+// Private: the conductance matrix of an rc_network in Eigen form, shared by the solvers.
+#include <Eigen/SparseCore>
+
+#include "ptsim/thermal/rc_network.hpp"
+
+namespace ptsim::thermal::detail {
+
+/// G (W/K): off-diagonal -g_ab per link (summed), diagonal = sum of the node's link
+/// conductances plus its ambient conductance. Symmetric; compressed storage.
+Eigen::SparseMatrix<double> conductance_matrix(const rc_network& net);
+
+/// Throws std::invalid_argument naming a node that has no conductive path to ambient,
+/// which would make G singular.
+void require_path_to_ambient(const rc_network& net);
+
+}  // namespace ptsim::thermal::detail

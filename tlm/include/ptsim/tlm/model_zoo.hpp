@@ -1,0 +1,35 @@
+#pragma once
+// Models built from their layer shapes. Each declares its parameters once; the scenario
+// schema and `ptsim list workloads` are generated from these declarations.
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "ptsim/tlm/op.hpp"
+
+namespace ptsim::tlm {
+
+struct model_param {
+  std::string name;
+  double default_value;
+  std::string meaning;
+  double min_value;  ///< inclusive lower bound
+};
+
+struct model_info {
+  std::string name;
+  std::string description;
+  std::vector<model_param> params;
+};
+
+using model_params = std::map<std::string, double>;
+
+/// All models in the zoo, sorted by name.
+const std::vector<model_info>& model_zoo();
+const model_info* find_model(const std::string& name);
+/// Builds a model's operator graph. Unknown names or params, or values below their
+/// minimum, throw std::invalid_argument naming the parameter and its valid range.
+op_graph build_model(const std::string& name, const model_params& params, precision prec);
+
+}  // namespace ptsim::tlm
