@@ -1,0 +1,61 @@
+// End to end: validate, report, list and schema on real files.
+#include <doctest/doctest.h>
+
+#include "ptsim/postproc/result_file.hpp"
+#include "run_ptsim.hpp"
+
+using namespace e2e;
+
+TEST_CASE("validate accepts the library and rejects a broken file") {
+  scratch s("validate");
+  const result ok = run_ptsim(s.dir, "validate " + default_scenario());
+  CHECK(ok.exit_code == 0);
+  CHECK(ok.out.find("ok (scenario 'phone-camera'") != std::string::npos);
+  std::ofstream(s.dir / "bad.yaml") << "name: x\nduration: \"2 W\"\n";
+  const result bad = run_ptsim(s.dir, "validate bad.yaml");
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.err.find("bad.yaml:2:11: duration: expected time (s), found '2 W' which is power (W)") != std::string::npos);
+  CHECK(bad.err.find("missing required key 'platform'") != std::string::npos);
+}
+
+TEST_CASE("report prints the file's summary; json at full precision") {
+  scratch s("report");
+  REQUIRE(run_ptsim(s.dir, "run -q -o r.h5").exit_code == 0);
+  const result table = run_ptsim(s.dir, "report r.h5");
+  CHECK(table.exit_code == 0);
+  CHECK(table.out.find("avg_power_W") != std::string::npos);
+  const result json = run_ptsim(s.dir, "report r.h5 --format json");
+  REQUIRE(json.exit_code == 0);
+  ptsim::postproc::result_reader f(s.dir / "r.h5");
+  // Each metric appears as "key": number, printed to round-trip exactly.
+  for (const auto& [k, m] : f.summary().metrics) {
+    const auto at = json.out.find("\"" + k + "\":");
+    REQUIRE_MESSAGE(at != std::string::npos, k);
+    const double v = std::strtod(json.out.c_str() + at + k.size() + 3, nullptr);
+    CHECK_MESSAGE(v == m.value, k);
+  }
+  const result garbage = run_ptsim(s.dir, "report " + default_scenario());
+  CHECK(garbage.exit_code == 2);
+  CHECK(garbage.err.find("not a ptsim result file") != std::string::npos);
+}
+
+TEST_CASE("list and schema come from the code's declarations") {
+  scratch s("list");
+  const result gov = run_ptsim(s.dir, "list governors");
+  for (const char* g : {"performance", "powersave", "userspace", "ondemand", "conservative", "schedutil",
+                        "step_wise", "power_allocator", "up_threshold"})
+    CHECK_MESSAGE(gov.out.find(g) != std::string::npos, g);
+  const result comp = run_ptsim(s.dir, "list components");
+  for (const char* c : {"cpu_cluster", "npu", "noc", "lpddr", "ops_per_cycle", "bandwidth"})
+    CHECK_MESSAGE(comp.out.find(c) != std::string::npos, c);
+  const result wl = run_ptsim(s.dir, "list workloads");
+  for (const char* w : {"mobilenet_v2", "resnet50", "image_preprocess"}) CHECK(wl.out.find(w) != std::string::npos);
+  const result sc = run_ptsim(s.dir, "list scenarios");
+  CHECK(sc.out.find("default.yaml") != std::string::npos);
+  CHECK(sc.out.find("INVALID") == std::string::npos);
+  const result schema = run_ptsim(s.dir, "schema");
+  CHECK(schema.exit_code == 0);
+  CHECK(schema.out.find("\"$schema\"") != std::string::npos);
+  CHECK(run_ptsim(s.dir, "list nonsense").exit_code == 2);
+  CHECK(run_ptsim(s.dir, "run --help").out.find("--set") != std::string::npos);
+}

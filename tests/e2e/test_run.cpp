@@ -1,0 +1,186 @@
+// End to end: the real ptsim on the real default scenario, read back from HDF5.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <cmath>
+#include <numeric>
+#include <regex>
+
+#include "ptsim/postproc/result_file.hpp"
+#include "run_ptsim.hpp"
+
+using namespace e2e;
+using ptsim::postproc::result_reader;
+
+namespace {
+// One shared run of the default scenario per governor, made on first use.
+const fs::path& governor_run(const std::string& governor) {
+  static scratch dir("governors");
+  static std::map<std::string, fs::path> runs;
+  auto it = runs.find(governor);
+  if (it != runs.end()) return it->second;
+  const fs::path out = dir.dir / (governor + ".h5");
+  const result r = run_ptsim(dir.dir, "run -q -o " + out.string() + " --set policy.governor=" + governor +
+                                      " --set policy.thermal.governor=none");
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  return runs[governor] = out;
+}
+}  // namespace
+
+TEST_CASE("the default run writes the result contract") {
+  scratch s("contract");
+  const result r = run_ptsim(s.dir, "run -o out.h5");
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  CHECK(r.out.find("result: out.h5") != std::string::npos);
+  CHECK(fs::exists(s.dir / "out.h5"));
+  CHECK_FALSE(fs::exists(s.dir / "out.h5.part"));
+
+  result_reader f(s.dir / "out.h5");
+  const auto& meta = f.metadata();
+  CHECK(meta.scenario_name == "phone-camera");
+  CHECK(meta.seed == 1);
+  CHECK(meta.scenario_yaml.find("name: phone-camera") != std::string::npos);
+  CHECK_FALSE(meta.ptsim_version.empty());
+
+  // Timeseries: the five contract variables with their units, on their coordinates.
+  const auto layout = f.layout();
+  const std::map<std::string, std::pair<std::string, std::string>> want = {
+      {"temperature", {"block", "degC"}}, {"power", {"component", "W"}}, {"frequency", {"domain", "Hz"}},
+      {"voltage", {"domain", "V"}},       {"utilization", {"domain", "1"}}};
+  for (const auto& [name, dim_units] : want) {
+    auto v = std::find_if(layout.variables.begin(), layout.variables.end(), [&](auto& x) { return x.name == name; });
+    REQUIRE_MESSAGE(v != layout.variables.end(), name);
+    CHECK(v->dim == dim_units.first);
+    CHECK(v->units == dim_units.second);
+  }
+  const auto time = f.time();
+  // 20 s at a 10 ms record period: samples at 0.01 .. 20.00 s.
+  REQUIRE(time.size() == 2000);
+  CHECK(time.front() == doctest::Approx(0.01));
+  CHECK(time.back() == doctest::Approx(20.0));
+  CHECK(f.coord("domain") == std::vector<std::string>{"little", "mid", "big", "npu"});
+
+  // Summary: every metric of the contract, with units.
+  const auto& sum = f.summary();
+  for (const char* m : {"energy_J", "avg_power_W", "peak_power_W", "throughput", "perf_per_watt", "latency_p50_s",
+                        "latency_p99_s", "peak_temperature_C", "throttled_fraction"}) {
+    REQUIRE_MESSAGE(sum.metrics.count(m), m);
+    CHECK_FALSE(sum.metrics.at(m).units.empty());
+    CHECK(std::isfinite(sum.metrics.at(m).value));
+  }
+  CHECK(sum.throughput_units == "inferences/s");
+  // 30 fps for 20 s: 600 frames arrive at 0, 1/30, ..., 19.967 s; each finishes within ms.
+  CHECK(sum.metrics.at("throughput").value == doctest::Approx(30.0).epsilon(1e-9));
+  CHECK(f.jobs().size() == 600);
+
+  // The components are disjoint: the timeseries power (means over each record period)
+  // integrates to the run's energy, and avg_power is that energy over the duration.
+  std::size_t ncomp = 0;
+  const auto power = f.variable("power", &ncomp);
+  const double energy = std::accumulate(power.begin(), power.end(), 0.0) * 0.01;
+  CHECK(energy == doctest::Approx(sum.metrics.at("energy_J").value).epsilon(1e-9));
+  CHECK(sum.metrics.at("avg_power_W").value == doctest::Approx(energy / 20.0).epsilon(1e-9));
+
+  // Jobs: latency = finish - arrival, all in the run.
+  for (const auto& j : f.jobs()) {
+    CHECK(j.latency_s == doctest::Approx(j.finish_s - j.arrival_s));
+    CHECK(j.start_s >= j.arrival_s);
+    CHECK(j.finish_s <= 20.0);
+  }
+}
+
+TEST_CASE("performance draws more power and answers sooner than powersave") {
+  result_reader perf(governor_run("performance")), save(governor_run("powersave"));
+  const auto& p = perf.summary().metrics;
+  const auto& s = save.summary().metrics;
+  CHECK(p.at("avg_power_W").value > s.at("avg_power_W").value);
+  CHECK(p.at("latency_p99_s").value < s.at("latency_p99_s").value);
+  // Each holds one frequency per domain: max under performance, min under powersave.
+  std::size_t nd = 0;
+  const auto fp = perf.variable("frequency", &nd);
+  const auto fs_ = save.variable("frequency", &nd);
+  // gs101 X1 cluster ("big", third domain): 2802 MHz max, 500 MHz min.
+  for (std::size_t t = 0; t < fp.size() / nd; ++t) {
+    CHECK(fp[t * nd + 2] == doctest::Approx(2802e6));
+    CHECK(fs_[t * nd + 2] == doctest::Approx(500e6));
+  }
+}
+
+TEST_CASE("schedutil moves with load and averages below max") {
+  result_reader f(governor_run("schedutil"));
+  std::size_t nd = 0;
+  const auto freq = f.variable("frequency", &nd);
+  const auto domains = f.coord("domain");
+  const std::size_t mid = std::find(domains.begin(), domains.end(), "mid") - domains.begin();
+  double lo = 1e30, hi = 0, sum = 0;
+  const std::size_t n = freq.size() / nd;
+  for (std::size_t t = 0; t < n; ++t) {
+    lo = std::min(lo, freq[t * nd + mid]);
+    hi = std::max(hi, freq[t * nd + mid]);
+    sum += freq[t * nd + mid];
+  }
+  CHECK(hi > lo);                     // it moves
+  CHECK(sum / n < 2253e6);            // A76 max
+}
+
+TEST_CASE("the same seed gives identical results, bit for bit") {
+  scratch s("determinism");
+  REQUIRE(run_ptsim(s.dir, "run -q -o a.h5 --seed 7").exit_code == 0);
+  REQUIRE(run_ptsim(s.dir, "run -q -o b.h5 --seed 7").exit_code == 0);
+  result_reader a(s.dir / "a.h5"), b(s.dir / "b.h5");
+  for (const char* v : {"temperature", "power", "frequency", "voltage", "utilization"}) {
+    const auto x = a.variable(v), y = b.variable(v);
+    REQUIRE(x.size() == y.size());
+    CHECK_MESSAGE(std::memcmp(x.data(), y.data(), x.size() * sizeof(double)) == 0, v);
+  }
+  CHECK(a.metadata().seed == 7);
+}
+
+TEST_CASE("a misspelled key fails naming its line and leaves no output") {
+  scratch s("typo");
+  std::string text = slurp(default_scenario());
+  const std::string key = "\nduration:";
+  const auto pos = text.find(key);
+  REQUIRE(pos != std::string::npos);
+  text.replace(pos, key.size(), "\nduraton:");
+  const int line = static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(pos) + 1, '\n')) + 1;
+  std::ofstream(s.dir / "typo.yaml") << text;
+  const result r = run_ptsim(s.dir, "run typo.yaml -o out.h5");
+  CHECK(r.exit_code == 2);
+  CHECK_MESSAGE(r.err.find("typo.yaml:" + std::to_string(line) + ":1: duraton: unknown key 'duraton' (did you mean 'duration'?)") != std::string::npos, r.err);
+  CHECK_FALSE(fs::exists(s.dir / "out.h5"));
+  CHECK_FALSE(fs::exists(s.dir / "out.h5.part"));
+  CHECK_FALSE(fs::exists(s.dir / "results"));
+}
+
+TEST_CASE("an existing result is never overwritten without --force") {
+  scratch s("clobber");
+  std::ofstream(s.dir / "keep.h5") << "precious";
+  const result r = run_ptsim(s.dir, "run -q -o keep.h5");
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("--force") != std::string::npos);
+  CHECK(slurp(s.dir / "keep.h5") == "precious");
+  CHECK(run_ptsim(s.dir, "run -q -o keep.h5 --force").exit_code == 0);
+  CHECK_NOTHROW(result_reader(s.dir / "keep.h5"));
+}
+
+TEST_CASE("without -o, runs land in results/ under fresh names") {
+  scratch s("results");
+  const result a = run_ptsim(s.dir, "run -q");
+  const result b = run_ptsim(s.dir, "run -q");
+  REQUIRE(a.exit_code == 0);
+  REQUIRE(b.exit_code == 0);
+  const std::regex name(R"(results/phone-camera-\d{8}-\d{6}(-\d+)?\.h5\n)");
+  CHECK(std::regex_match(a.out, name));
+  CHECK(std::regex_match(b.out, name));
+  CHECK(a.out != b.out);
+}
+
+TEST_CASE("a bad --set path fails before running") {
+  scratch s("badset");
+  const result r = run_ptsim(s.dir, "run -o x.h5 --set policy.govrnor=performance");
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("did you mean 'governor'") != std::string::npos);
+  CHECK_FALSE(fs::exists(s.dir / "x.h5"));
+}
