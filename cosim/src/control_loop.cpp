@@ -1,4 +1,4 @@
-#include "control_loop.hpp"
+#include "ptsim/cosim/control_loop.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -6,7 +6,7 @@
 #include <systemc>
 #include <vector>
 
-#include "control_loop.hpp"
+#include "ptsim/cosim/control_loop.hpp"
 #include "ptsim/tlm/platform.hpp"
 
 namespace ptsim::cosim {

@@ -4,7 +4,7 @@
 // timeseries integrates to the run's energy); temperature as the value at `time`.
 #include <vector>
 
-#include "control_loop.hpp"
+#include "ptsim/cosim/control_loop.hpp"
 #include "ptsim/postproc/result_file.hpp"
 
 namespace ptsim::cosim {

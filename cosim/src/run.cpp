@@ -8,7 +8,7 @@
 #include <cstdlib>
 #include <ctime>
 
-#include "control_loop.hpp"
+#include "ptsim/cosim/control_loop.hpp"
 #include "loop_module.hpp"
 #include "progress.hpp"
 #include "recorder.hpp"

@@ -1,0 +1,130 @@
+// The closed loop without a kernel: power from activity, DVFS decisions, thermal limits.
+#include <doctest/doctest.h>
+
+#include "ptsim/cosim/control_loop.hpp"
+#include "ptsim/scenarios/scenario.hpp"
+
+using namespace ptsim;
+
+namespace {
+
+// One CPU cluster on a 4-OPP domain, a NoC and an LPDDR, on a 3-block die.
+std::string scenario_text(const std::string& governor, const std::string& thermal) {
+  return R"(
+name: loop-test
+duration: "1 s"
+control_period: "1 ms"
+record_period: "1 ms"
+platform:
+  domains:
+    d:
+      transition_latency: "500 us"
+      opps:
+        - { freq: "500 MHz",  volt: "0.6 V" }
+        - { freq: "1000 MHz", volt: "0.7 V" }
+        - { freq: "1500 MHz", volt: "0.8 V" }
+        - { freq: "2000 MHz", volt: "1.0 V" }
+  components:
+    cpu: { kind: cpu_cluster, domain: d, connect: noc, ops_per_cycle: { fp32: 8 },
+           c_eff: "1 nF", stall_activity: 0.5,
+           leakage: { power: "100 mW", v_ref: "1 V", t_ref: "25 degC", doubling: "10 K", v_exponent: 2 } }
+    noc: { kind: noc, connect: mem, bandwidth: "10 GB/s", energy_per_byte: "4 pJ/B", background_power: "20 mW" }
+    mem: { kind: lpddr, bandwidth: "10 GB/s", background_power: "80 mW",
+           energy_per_byte_read: "30 pJ/B", energy_per_byte_write: "32 pJ/B" }
+workload:
+  streams:
+    s: { arrival: { kind: fixed_rate, rate: "10 Hz" }, precision: fp32,
+         stages: [ { unit: cpu, model: classifier_postprocess } ] }
+thermal:
+  ambient: "25 degC"
+  floorplan:
+    - { name: cpu, x: "0 mm", y: "0 mm", width: "2 mm", height: "2 mm" }
+    - { name: noc, x: "2 mm", y: "0 mm", width: "1 mm", height: "2 mm" }
+    - { name: mem, x: "3 mm", y: "0 mm", width: "1 mm", height: "2 mm" }
+policy:
+  governor: )" + governor + R"(
+  thermal: )" + thermal + "\n";
+}
+
+std::vector<cosim::component_input> inputs() {
+  std::vector<cosim::component_input> in(3);
+  in[0].compute_share = 0.4;
+  in[0].stall_share = 0.2;
+  in[1].bytes_read = 1e6;
+  in[1].bytes_written = 1e6;
+  in[2].bytes_read = 1e6;
+  in[2].bytes_written = 1e6;
+  return in;
+}
+
+}  // namespace
+
+TEST_CASE("component power follows C V^2 f a, leakage, and bytes moved") {
+  const auto sc = scenarios::load_scenario_text(scenario_text("performance", "{ governor: none }"), "test");
+  cosim::control_loop loop(sc);
+  REQUIRE(loop.component_names() == std::vector<std::string>{"cpu", "noc", "mem"});
+  const auto init = loop.initial_points();
+  CHECK(init[0].first == 2e9);  // performance starts at the top OPP
+  CHECK(init[0].second == 1.0);
+  // The domain ran at 2 GHz, 1.0 V for the whole period.
+  loop.tick(1e-3, inputs(), {{2e9, 1.0, 1.0 * 1.0 * 2e9}});
+  const auto& p = loop.component_power_W();
+  // cpu: activity = 0.4 + 0.5 * 0.2 = 0.5; dynamic = 1e-9 F * 1 V^2 * 2e9 Hz * 0.5 = 1.0 W;
+  // leakage at V_ref and T_ref (the die starts at ambient, 25 degC) = 0.1 W.
+  CHECK(p[0] == doctest::Approx(1.1).epsilon(1e-12));
+  // noc: 0.02 W + 4e-12 J/B * 2e6 B / 1e-3 s = 0.02 + 0.008 = 0.028 W.
+  CHECK(p[1] == doctest::Approx(0.028).epsilon(1e-12));
+  // mem: 0.08 W + (30e-12 * 1e6 + 32e-12 * 1e6) J / 1e-3 s = 0.08 + 0.062 = 0.142 W.
+  CHECK(p[2] == doctest::Approx(0.142).epsilon(1e-12));
+  CHECK(loop.platform_power_W() == doctest::Approx(1.27).epsilon(1e-12));
+  // Heat went in: every block is above ambient after one period, the cpu block most.
+  const auto& T = loop.block_temperature_K();
+  CHECK(T[0] > 298.15);
+  CHECK(T[0] > T[1]);
+}
+
+TEST_CASE("a mid-period DVFS change is charged by its time-weighted V^2 f") {
+  const auto sc = scenarios::load_scenario_text(scenario_text("performance", "{ governor: none }"), "test");
+  cosim::control_loop loop(sc);
+  loop.initial_points();
+  // Half the period at (1 GHz, 0.7 V), half at (2 GHz, 1.0 V):
+  // avg V^2 f = (0.49 * 1e9 + 1.0 * 2e9) / 2 = 1.245e9; avg f = 1.5e9.
+  auto in = inputs();
+  in[0].compute_share = 1.0;
+  in[0].stall_share = 0.0;
+  loop.tick(1e-3, in, {{1.5e9, 0.85, 1.245e9}});
+  // dynamic = 1e-9 * 1.245e9 * 1.0 = 1.245 W; leakage at 0.85 V: 0.1 * 0.85^2 = 0.07225 W.
+  CHECK(loop.component_power_W()[0] == doctest::Approx(1.245 + 0.07225).epsilon(1e-12));
+}
+
+TEST_CASE("schedutil's request maps onto the table; util is frequency-invariant") {
+  const auto sc = scenarios::load_scenario_text(scenario_text("schedutil", "{ governor: none }"), "test");
+  cosim::control_loop loop(sc);
+  loop.initial_points();
+  auto in = inputs();
+  in[0].compute_share = 0.5;
+  in[0].stall_share = 0.0;
+  // Busy half of a period spent at 2 GHz: util = 0.5 * 2/2 = 0.5 of capacity;
+  // f = 1.25 * 2 GHz * 0.5 = 1.25 GHz -> lowest OPP at or above: 1.5 GHz (0.8 V).
+  const auto& dec = loop.tick(1e-3, in, {{2e9, 1.0, 2e9}});
+  REQUIRE(dec.size() == 1);
+  CHECK(dec[0].hz == 1.5e9);
+  CHECK(dec[0].volts == 0.8);
+  CHECK_FALSE(dec[0].throttled);
+}
+
+TEST_CASE("a thermal ceiling cuts the request and marks the domain throttled") {
+  // Control temperature below ambient: the zone is hot from the first reading, so
+  // step_wise raises the cooling state to 1 (one OPP below max) at its first poll.
+  const auto sc = scenarios::load_scenario_text(
+      scenario_text("performance", "{ governor: step_wise, control_temp: \"20 degC\", polling_period: \"1 ms\" }"),
+      "test");
+  cosim::control_loop loop(sc);
+  loop.initial_points();
+  const auto& dec = loop.tick(1e-3, inputs(), {{2e9, 1.0, 2e9}});
+  REQUIRE(dec.size() == 1);
+  CHECK(dec[0].hz == 1.5e9);  // performance asks 2 GHz; the ceiling allows 1.5 GHz
+  CHECK(dec[0].throttled);
+  CHECK(loop.domain_throttled()[0]);
+  CHECK(loop.domain_ceiling_hz()[0] == 1.5e9);
+}
