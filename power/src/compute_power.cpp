@@ -7,16 +7,16 @@
 namespace ptsim::power {
 
 compute_power_model::compute_power_model(const compute_power_params& p)
-    : c_eff_F_(detail::require_non_negative("c_eff", units::si_value(p.c_eff))),
+    : c_eff_F_(detail::require_non_negative("c_eff", units::value_si(p.c_eff))),
       // An activity factor: a stalled pipeline cannot toggle more than a busy one.
       stall_activity_(detail::require_range("stall_activity", p.stall_activity, 0.0, 1.0)),
       leak_ref_W_(detail::require_non_negative("leakage.power_ref",
-                                               units::si_value(p.leakage.power_ref))),
+                                               units::value_si(p.leakage.power_ref))),
       // v_ref, t_ref and t_double divide: zero is as invalid as negative.
-      v_ref_V_(detail::require_positive("leakage.v_ref", units::si_value(p.leakage.v_ref))),
-      t_ref_K_(detail::require_positive("leakage.t_ref", units::si_value(p.leakage.t_ref))),
+      v_ref_V_(detail::require_positive("leakage.v_ref", units::value_si(p.leakage.v_ref))),
+      t_ref_K_(detail::require_positive("leakage.t_ref", units::value_si(p.leakage.t_ref))),
       t_double_K_(detail::require_positive("leakage.t_double",
-                                           units::si_value(p.leakage.t_double))),
+                                           units::value_si(p.leakage.t_double))),
       v_exponent_(detail::require_non_negative("leakage.v_exponent", p.leakage.v_exponent)) {}
 
 double compute_power_model::activity(double compute_busy_share, double memory_busy_share) const {

@@ -17,13 +17,13 @@ constexpr double lookup_slack_hz = 1e-3;
 opp_table::opp_table(std::vector<opp> points) {
   if (points.empty()) throw std::invalid_argument("opp_table: empty table (need at least one OPP)");
   std::sort(points.begin(), points.end(), [](const opp& a, const opp& b) {
-    return units::si_value(a.frequency) < units::si_value(b.frequency);
+    return units::value_si(a.frequency) < units::value_si(b.frequency);
   });
   hz_.reserve(points.size());
   v_.reserve(points.size());
   for (std::size_t i = 0; i < points.size(); ++i) {
-    const double f = units::si_value(points[i].frequency);
-    const double v = units::si_value(points[i].voltage);
+    const double f = units::value_si(points[i].frequency);
+    const double v = units::value_si(points[i].voltage);
     std::ostringstream os;
     if (!std::isfinite(f) || f <= 0.0) {
       os << "opp_table: frequency must be finite and > 0 Hz, found " << f << " Hz";

@@ -13,13 +13,49 @@ std::string quote(const std::string& s) {
       case '"': o += "\\\""; break;
       case '\\': o += "\\\\"; break;
       case '\n': o += "\\n"; break;
-      default: o += c;
+      case '\t': o += "\\t"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {  // other control characters are not allowed raw in JSON
+          const char* hex = "0123456789abcdef";
+          o += "\\u00";
+          o += hex[(c >> 4) & 0xF];
+          o += hex[c & 0xF];
+        } else {
+          o += c;
+        }
     }
   }
   return o + "\"";
 }
 
 void emit(std::ostringstream& os, const schema_node& s, int indent);
+
+// True when `v` can be written as it is: a JSON number for an integer or number node,
+// true/false for a boolean one.
+bool json_literal(const schema_node& s, const std::string& v) {
+  if (s.type == node_type::boolean) return v == "true" || v == "false";
+  if (s.type != node_type::integer && s.type != node_type::number) return false;
+  // JSON number: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?
+  std::size_t i = 0;
+  auto digits = [&] {
+    std::size_t b = i;
+    while (i < v.size() && v[i] >= '0' && v[i] <= '9') ++i;
+    return i - b;
+  };
+  if (i < v.size() && v[i] == '-') ++i;
+  if (i < v.size() && v[i] == '0') ++i;
+  else if (digits() == 0) return false;
+  if (i < v.size() && v[i] == '.') {
+    ++i;
+    if (digits() == 0) return false;
+  }
+  if (i < v.size() && (v[i] == 'e' || v[i] == 'E')) {
+    ++i;
+    if (i < v.size() && (v[i] == '+' || v[i] == '-')) ++i;
+    if (digits() == 0) return false;
+  }
+  return i == v.size();
+}
 
 void pad(std::ostringstream& os, int n) { os << std::string(static_cast<std::size_t>(n), ' '); }
 
@@ -51,7 +87,11 @@ void emit_object_body(std::ostringstream& os, const schema_node& s, int in, cons
 
 void emit(std::ostringstream& os, const schema_node& s, int in) {
   pad(os, in); os << "\"description\": " << quote(s.doc);
-  if (s.default_value) { os << ",\n"; pad(os, in); os << "\"default\": " << quote(*s.default_value); }
+  if (s.default_value) {
+    os << ",\n"; pad(os, in);
+    // Numbers and booleans as JSON numbers and booleans, so that the default has the declared type.
+    os << "\"default\": " << (json_literal(s, *s.default_value) ? *s.default_value : quote(*s.default_value));
+  }
   os << ",\n";
   switch (s.type) {
     case node_type::object: emit_object_body(os, s, in, nullptr); break;
@@ -103,7 +143,7 @@ void emit(std::ostringstream& os, const schema_node& s, int in) {
       break;
     case node_type::quantity:
       pad(os, in); os << "\"type\": \"string\",\n";
-      pad(os, in); os << "\"x-ptsim-unit\": " << quote(unit_hint(s.dim)) << ",\n";
+      pad(os, in); os << "\"x-ptsim-unit\": " << quote(unit_hint(s.dim, s.absolute_temperature)) << ",\n";
       pad(os, in); os << "\"pattern\": " << quote("^\\s*[-+]?[0-9.]+([eE][-+]?[0-9]+)?\\s*\\S.*$");
       break;
   }

@@ -56,6 +56,8 @@ schema_ptr quantity(dimension d, std::string doc, std::optional<std::string> def
   n->dim = d;
   n->min = min;
   n->min_exclusive = min_exclusive;
+  // A temperature declared with quantity() is a difference (in K); points are temperature().
+  n->absolute_temperature = false;
   return n;
 }
 

@@ -229,7 +229,8 @@ std::string dimension::describe() const {
   return os.str();
 }
 
-std::string unit_hint(const dimension& d) {
+std::string unit_hint(const dimension& d, bool absolute_temperature) {
+  if (d == dims::temperature() && !absolute_temperature) return "K";
   for (const auto& [dd, n] : named_dims())
     if (dd == d) return n.second;
   return d.describe();
@@ -247,18 +248,18 @@ parsed_quantity parse_quantity(const std::string& raw) {
   if (!std::isfinite(v)) throw unit_error("expected a finite number, found '" + text + "'");
   parsed_quantity q;
   if (unit.empty()) {
-    q.si_value = v;
+    q.value_si = v;
     return q;
   }
   if (unit == "degC" || unit == "\xC2\xB0" "C" || unit == "C") {
     if (unit == "C") throw unit_error("ambiguous unit 'C' in '" + text + "': write degC for degrees Celsius");
-    q.si_value = v + 273.15;
+    q.value_si = v + 273.15;
     q.dim = dims::temperature();
     q.celsius = true;
     return q;
   }
   unit_def u = unit_expr_parser(unit).parse();
-  q.si_value = v * u.scale;
+  q.value_si = v * u.scale;
   q.dim = u.dim;
   return q;
 }
@@ -266,20 +267,22 @@ parsed_quantity parse_quantity(const std::string& raw) {
 double parse_si(const std::string& text, const dimension& expected, bool absolute_temperature) {
   parsed_quantity q = parse_quantity(text);
   if (q.dim != expected) {
+    const bool difference = expected == dims::temperature() && !absolute_temperature;
+    const std::string what = difference ? "temperature difference (K)" : expected.describe();
     bool bare = q.dim == dims::none() && text.find_first_not_of("0123456789.eE+- ") == std::string::npos;
     if (bare && expected != dims::none())
-      throw unit_error("expected " + expected.describe() + " with a unit, e.g. \"" + "1 " + unit_hint(expected) +
+      throw unit_error("expected " + what + " with a unit, e.g. \"" + "1 " + unit_hint(expected, absolute_temperature) +
                        "\", found '" + text + "' without a unit");
-    throw unit_error("expected " + expected.describe() + ", found '" + text + "' which is " + q.dim.describe());
+    throw unit_error("expected " + what + ", found '" + text + "' which is " + q.dim.describe());
   }
   if (expected == dims::temperature()) {
     if (!absolute_temperature && q.celsius)
       throw unit_error("expected a temperature difference in K, found '" + text +
                        "' (degC is a point on a scale; write the difference in K)");
-    if (absolute_temperature && q.si_value < 0)
+    if (absolute_temperature && q.value_si < 0)
       throw unit_error("expected a temperature above absolute zero, found '" + text + "'");
   }
-  return q.si_value;
+  return q.value_si;
 }
 
 }  // namespace ptsim::scenarios

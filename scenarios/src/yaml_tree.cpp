@@ -12,9 +12,20 @@ std::string join_path(const std::string& base, const std::string& key) {
 
 namespace {
 
-bool starts_with_path(const std::string& path, const std::string& prefix) {
+// "a[0].b" -> "a.0.b": diagnostics index lists with brackets, --set paths with dots.
+std::string dotted(const std::string& path) {
+  std::string out;
+  for (char c : path) {
+    if (c == '[') out += '.';
+    else if (c != ']') out += c;
+  }
+  return out;
+}
+
+bool starts_with_path(const std::string& path_any, const std::string& prefix_any) {
+  const std::string path = dotted(path_any), prefix = dotted(prefix_any);
   return path == prefix || (path.size() > prefix.size() && path.compare(0, prefix.size(), prefix) == 0 &&
-                            (path[prefix.size()] == '.' || path[prefix.size()] == '['));
+                            path[prefix.size()] == '.');
 }
 
 std::string list_choices(const std::vector<std::string>& c) {
@@ -44,7 +55,8 @@ std::string type_name(const schema_node& s) {
     case node_type::boolean: return "true or false";
     case node_type::integer: return "an integer";
     case node_type::number: return "a number";
-    case node_type::quantity: return s.dim.describe() + " with a unit, e.g. \"1 " + unit_hint(s.dim) + "\"";
+    case node_type::quantity:
+      return s.dim.describe() + " with a unit, e.g. \"1 " + unit_hint(s.dim, s.absolute_temperature) + "\"";
     case node_type::one_of: return "a name or a mapping";
   }
   return "?";
@@ -65,7 +77,7 @@ std::string range_problem(const schema_node& s, double v, const std::string& tex
     bool bad = s.min_exclusive ? !(v > *s.min) : !(v >= *s.min);
     if (bad) {
       os << "expected a value " << (s.min_exclusive ? "> " : ">= ") << *s.min;
-      if (s.type == node_type::quantity) os << ' ' << unit_hint(s.dim);
+      if (s.type == node_type::quantity) os << ' ' << unit_hint(s.dim, s.absolute_temperature);
       os << ", found '" << text << "'";
       return os.str();
     }
@@ -75,6 +87,22 @@ std::string range_problem(const schema_node& s, double v, const std::string& tex
     return os.str();
   }
   return "";
+}
+
+// A key given twice in one mapping: YAML forbids it, and yaml-cpp would silently use the first.
+void check_duplicate_keys(const YAML::Node& node, const std::string& path, const origin& o) {
+  std::vector<std::pair<std::string, YAML::Mark>> seen;
+  for (auto it = node.begin(); it != node.end(); ++it) {
+    if (!it->first.IsScalar()) continue;
+    const std::string key = it->first.Scalar();
+    for (const auto& [k, mark] : seen)
+      if (k == key) {
+        o.report(it->first, join_path(path, key),
+                 "duplicate key '" + key + "' (first given at line " + std::to_string(mark.line + 1) + ")");
+        break;
+      }
+    seen.emplace_back(key, it->first.Mark());
+  }
 }
 
 void validate_object(const YAML::Node& node, const schema_node& s, const std::string& path, const origin& o) {
@@ -87,6 +115,7 @@ void validate_object(const YAML::Node& node, const schema_node& s, const std::st
     o.report(node, path, "expected a mapping, found " + found(node));
     return;
   }
+  check_duplicate_keys(node, path, o);
   for (auto it = node.begin(); it != node.end(); ++it) {
     const std::string key = it->first.Scalar();
     const field* f = s.find(key);
@@ -150,6 +179,7 @@ void validate(const YAML::Node& node, const schema_ptr& sp, const std::string& p
     case node_type::map_of:
       if (node.IsNull()) return;
       if (!node.IsMap()) return o.report(node, path, "expected a mapping, found " + found(node));
+      check_duplicate_keys(node, path, o);
       for (auto it = node.begin(); it != node.end(); ++it) validate(it->second, s.element, join_path(path, it->first.Scalar()), o);
       return;
     case node_type::list_of:

@@ -58,7 +58,7 @@ TEST_CASE("EM formula reproduces the gs101 tables to the mW") {
 TEST_CASE("dynamic-power-coefficient to C_eff: coeff * 1e-12 F per core") {
   CHECK(em_c_eff_F(650) == doctest::Approx(650e-12));
   CHECK(em_c_eff_F(650, 2) == doctest::Approx(1.3e-9));
-  CHECK(units::si_value(em_c_eff(284)) == doctest::Approx(284e-12));
+  CHECK(units::value_si(em_c_eff(284)) == doctest::Approx(284e-12));
   // Consistency with the dynamic model: C_eff = 650 pF, 0.5 V, 500 MHz, fully busy:
   //   650e-12 * 0.25 * 5e8 = 0.08125 W = 81.25 mW, the EM value above.
   compute_power_params p;

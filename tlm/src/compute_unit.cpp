@@ -65,24 +65,28 @@ void compute_unit::execute(const op& o, double peak_per_cycle) {
   const double ops_per_cycle = peak_per_cycle * eff;
   const double bytes = o.bytes_read + o.bytes_written;
   const double tile = cfg_.tile_bytes;
-  const std::size_t tiles = bytes > 0 ? static_cast<std::size_t>(std::ceil(bytes / tile)) : 1;
+  // Reads first (weights, inputs), then writes (outputs). A tile never mixes the two,
+  // so the memory's ledger books every byte as the read or write it is.
+  const auto tiles_of = [tile](double b) { return b > 0 ? static_cast<std::size_t>(std::ceil(b / tile)) : 0; };
+  const std::size_t read_tiles = tiles_of(o.bytes_read);
+  const std::size_t tiles = std::max<std::size_t>(1, read_tiles + tiles_of(o.bytes_written));
   const double ops_per_tile = o.ops / static_cast<double>(tiles);
-  double done_bytes = 0;
+  double done_read = 0, done_written = 0;
   double compute_sum = 0, memory_sum = 0;
   for (std::size_t i = 0; i < tiles; ++i) {
     const double compute_s = ops_per_tile / (ops_per_cycle * clock_.hz_at(t));
     double mem_s = 0;
     if (bytes > 0) {
-      const double this_tile = std::min(tile, bytes - done_bytes);
-      // Reads first (weights, inputs), then writes (outputs).
-      const bool is_read = done_bytes < o.bytes_read;
-      done_bytes += this_tile;
+      const bool is_read = i < read_tiles;
+      const double this_tile =
+          is_read ? std::min(tile, o.bytes_read - done_read) : std::min(tile, o.bytes_written - done_written);
+      (is_read ? done_read : done_written) += this_tile;
       trans_.set_command(is_read ? ::tlm::TLM_READ_COMMAND : ::tlm::TLM_WRITE_COMMAND);
       trans_.set_address(0);
       trans_.set_data_length(static_cast<unsigned>(this_tile));
       trans_.set_streaming_width(static_cast<unsigned>(this_tile));
       trans_.set_response_status(::tlm::TLM_INCOMPLETE_RESPONSE);
-      sc_time delay(t - sc_core::sc_time_stamp().to_seconds(), SC_SEC);
+      sc_time delay(std::max(0.0, t - sc_core::sc_time_stamp().to_seconds()), SC_SEC);
       socket->b_transport(trans_, delay);
       if (trans_.is_response_error()) throw std::runtime_error(std::string(name()) + ": memory transaction failed");
       ++transactions_;
@@ -94,14 +98,17 @@ void compute_unit::execute(const op& o, double peak_per_cycle) {
     compute_sum += compute_s;
     memory_sum += mem_s;
     t += step;
+    // Run ahead of the kernel by at most the global quantum, also inside a long
+    // operator: other initiators book the shared bandwidth in between, so units that
+    // stream at the same time share it instead of one taking it all for a whole op.
+    qk_.set(sc_time(std::max(0.0, t - sc_core::sc_time_stamp().to_seconds()), SC_SEC));
+    if (qk_.need_sync()) qk_.sync();
   }
   const double elapsed = t - t_start;
   const bound_by b = memory_sum > compute_sum ? bound_by::memory : bound_by::compute;
   (b == bound_by::memory ? memory_bound_s_ : compute_bound_s_) += elapsed;
   ++ops_executed_;
-  qk_.inc(sc_time(elapsed, SC_SEC));
   if (on_op) on_op({&o, t_start, t, b});
-  if (qk_.need_sync()) qk_.sync();
 }
 
 }  // namespace ptsim::tlm

@@ -29,7 +29,7 @@ namespace {
 std::string describe_value(const scenarios::schema_node& s) {
   using scenarios::node_type;
   switch (s.type) {
-    case node_type::quantity: return "[" + scenarios::unit_hint(s.dim) + "]";
+    case node_type::quantity: return "[" + scenarios::unit_hint(s.dim, s.absolute_temperature) + "]";
     case node_type::integer: return "[integer]";
     case node_type::number: return "[number]";
     case node_type::boolean: return "[bool]";

@@ -38,7 +38,7 @@ dimension energy_per_byte();       ///< J/B
 }  // namespace dims
 
 struct parsed_quantity {
-  double si_value = 0;  ///< SI (kelvin for temperatures, absolute when the unit was degC)
+  double value_si = 0;  ///< SI (kelvin for temperatures, absolute when the unit was degC)
   dimension dim;
   bool celsius = false;  ///< the unit was degC (an absolute temperature)
 };
@@ -55,7 +55,8 @@ parsed_quantity parse_quantity(const std::string& text);
 /// (degC or K accepted; result in kelvin) or a difference (K only).
 double parse_si(const std::string& text, const dimension& expected, bool absolute_temperature = true);
 
-/// The preferred unit spelled for a dimension, for messages and the JSON schema.
-std::string unit_hint(const dimension& d);
+/// The preferred unit spelled for a dimension, for messages and the JSON schema
+/// (K rather than degC for a temperature difference).
+std::string unit_hint(const dimension& d, bool absolute_temperature = true);
 
 }  // namespace ptsim::scenarios

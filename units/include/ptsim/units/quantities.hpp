@@ -39,7 +39,7 @@ inline abs_kelvin_t celsius(double c) { return abs_kelvin(c + zero_celsius_in_ke
 
 /// Strip a quantity to its SI value (the one place units are dropped).
 template <class Unit, class Y>
-constexpr Y si_value(const bu::quantity<Unit, Y>& q) { return q.value(); }
+constexpr Y value_si(const bu::quantity<Unit, Y>& q) { return q.value(); }
 
 inline double to_celsius(abs_kelvin_t t) { return t.value() - zero_celsius_in_kelvin; }
 

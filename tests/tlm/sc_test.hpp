@@ -1,0 +1,127 @@
+#pragma once
+// Shared by the SystemC test executables. Each includes this header exactly once: it
+// defines main() (the copyright banner is switched off before any SystemC call, then
+// doctest runs) and the sc_main symbol that libsystemc's link needs. The SystemC kernel
+// cannot be restarted within a process, so each executable holds ONE doctest test case
+// that elaborates one platform, calls sc_start once and then checks what happened.
+#include "ptsim/tlm/platform.hpp"
+
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <systemc>
+
+#define DOCTEST_CONFIG_IMPLEMENT
+#include <doctest/doctest.h>
+
+#include "approx.hpp"
+
+int main(int argc, char** argv) {
+  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
+  doctest::Context ctx(argc, argv);
+  return ctx.run();
+}
+
+// Never called: the tests start the kernel with sc_start from main.
+int sc_main(int, char**) { return 2; }
+
+namespace sc_test {
+
+using namespace ptsim::tlm;
+using tlm_test::near;
+namespace pu = ptsim::units;
+
+/// A compute unit: `cores` x `opc` int8 ops per cycle, tensor efficiency `eff`.
+inline compute_unit_config unit(const std::string& name, const std::string& domain, int cores, double opc,
+                                double eff) {
+  compute_unit_config u;
+  u.name = name;
+  u.kind = "npu";
+  u.domain = domain;
+  u.connect = "noc";
+  u.cores = cores;
+  u.ops_per_cycle[precision::int8] = opc;
+  u.efficiency = eff;
+  u.vector_efficiency = 0.25;
+  u.launch_overhead = pu::seconds(5e-6);
+  u.tile_bytes = 256 * 1024;
+  return u;
+}
+
+/// One NoC ("noc": `noc_Bps`, `noc_latency_s`) in front of one DRAM ("dram": peak
+/// `mem_Bps`, efficiency `mem_eff`, latency `mem_latency_s`).
+inline platform_config memory_system(double noc_Bps, double noc_latency_s, double mem_Bps, double mem_eff,
+                                     double mem_latency_s) {
+  platform_config p;
+  p.quantum = pu::seconds(50e-6);
+  interconnect_config ic;
+  ic.name = "noc";
+  ic.kind = "noc";
+  ic.connect = "dram";
+  ic.bandwidth_Bps = noc_Bps;
+  ic.latency = pu::seconds(noc_latency_s);
+  p.interconnects.push_back(ic);
+  memory_config m;
+  m.name = "dram";
+  m.kind = "lpddr";
+  m.bandwidth_Bps = mem_Bps;
+  m.efficiency = mem_eff;
+  m.latency = pu::seconds(mem_latency_s);
+  m.capacity_B = 8e9;
+  p.memories.push_back(m);
+  return p;
+}
+
+/// A graph of one operator.
+inline op_graph one_op(const std::string& name, op_class cls, double ops, double read_B, double written_B) {
+  op_graph g;
+  g.name = name;
+  g.prec = precision::int8;
+  op o;
+  o.name = name;
+  o.cls = cls;
+  o.ops = ops;
+  o.bytes_read = read_B;
+  o.bytes_written = written_B;
+  g.ops.push_back(o);
+  return g;
+}
+
+/// A stream with one stage; at `rate_hz` = 1 Hz and a run under 1 s it issues exactly
+/// one request, at `start_s`.
+inline stream_config stream(const std::string& name, const std::string& unit, const op_graph& g, double rate_hz,
+                            double start_s, int queue_limit = 64) {
+  stream_config s;
+  s.name = name;
+  s.arrival = arrival_kind::fixed_rate;
+  s.rate = pu::hertz(rate_hz);
+  s.start = pu::seconds(start_s);
+  s.stages.push_back({unit, g});
+  s.queue_limit = queue_limit;
+  return s;
+}
+
+/// The record of stream `name`'s request number `k` (in finishing order), or nullptr.
+inline const request_record* record_of(const std::vector<request_record>& recs, const std::string& name,
+                                       std::size_t k = 0) {
+  for (const auto& r : recs)
+    if (r.stream == name && k-- == 0) return &r;
+  return nullptr;
+}
+
+/// Sum of a ledger's periods 0 .. n-1 (taking them).
+inline period_activity total(activity_ledger& l, std::int64_t n) {
+  period_activity s;
+  for (std::int64_t i = 0; i < n; ++i) {
+    const auto p = l.take(i);
+    s.compute_s += p.compute_s;
+    s.stall_s += p.stall_s;
+    s.overhead_s += p.overhead_s;
+    s.ops += p.ops;
+    s.bytes_read += p.bytes_read;
+    s.bytes_written += p.bytes_written;
+  }
+  return s;
+}
+
+}  // namespace sc_test

@@ -1,0 +1,79 @@
+// activity_ledger: intervals and bytes attributed to control periods of 1 ms.
+#include <doctest/doctest.h>
+
+#include "approx.hpp"
+
+#include "ptsim/tlm/activity_ledger.hpp"
+
+using tlm_test::near;
+using ptsim::tlm::activity_ledger;
+using kind = ptsim::tlm::activity_ledger::kind;
+
+TEST_CASE("activity_ledger: intervals are split exactly across period boundaries") {
+  activity_ledger l(1e-3);
+  CHECK(l.period() == 1e-3);
+  // Compute over [0.5 ms, 2.25 ms) with 1750 ops, spread in proportion to time:
+  //   period 0: 0.5 ms, 500 ops; period 1: 1 ms, 1000 ops; period 2: 0.25 ms, 250 ops.
+  l.add_interval(0.5e-3, 2.25e-3, kind::compute, 1750);
+  // Stall over [2.25 ms, 2.5 ms): all in period 2.
+  l.add_interval(2.25e-3, 2.5e-3, kind::stall);
+  // Overhead over [0.9 ms, 1 ms): ends exactly on the boundary, so all in period 0.
+  l.add_interval(0.9e-3, 1.0e-3, kind::overhead);
+  // An empty or reversed interval books nothing.
+  l.add_interval(0.7e-3, 0.7e-3, kind::compute, 99);
+  l.add_interval(0.8e-3, 0.7e-3, kind::compute, 99);
+
+  const auto p0 = l.take(0);
+  CHECK(p0.compute_s == near(0.5e-3));
+  CHECK(p0.ops == near(500));
+  CHECK(p0.overhead_s == near(0.1e-3));
+  CHECK(p0.stall_s == 0);
+  CHECK(p0.busy_s() == near(0.6e-3));
+
+  const auto p1 = l.take(1);
+  CHECK(p1.compute_s == near(1e-3));
+  CHECK(p1.ops == near(1000));
+  CHECK(p1.overhead_s == 0);
+  CHECK(p1.stall_s == 0);
+
+  const auto p2 = l.take(2);
+  CHECK(p2.compute_s == near(0.25e-3));
+  CHECK(p2.ops == near(250));
+  CHECK(p2.stall_s == near(0.25e-3));
+  CHECK(p2.busy_s() == near(0.5e-3));
+}
+
+TEST_CASE("activity_ledger: take() returns a period once and forgets it") {
+  activity_ledger l(1e-3);
+  l.add_interval(0.0, 0.4e-3, kind::compute, 40);
+  const auto first = l.take(0);
+  CHECK(first.compute_s == near(0.4e-3));
+  CHECK(first.ops == near(40));
+  const auto again = l.take(0);  // already taken: nothing left
+  CHECK(again.compute_s == 0);
+  CHECK(again.ops == 0);
+  // A late booking stamped in a collected period is not lost: it lands in the
+  // oldest live period (1).
+  l.add_interval(0.5e-3, 0.6e-3, kind::stall);
+  const auto p1 = l.take(1);
+  CHECK(p1.stall_s == near(0.1e-3));
+  // A period nobody booked is empty.
+  const auto p5 = l.take(5);
+  CHECK(p5.busy_s() == 0);
+  CHECK(p5.bytes_read == 0);
+}
+
+TEST_CASE("activity_ledger: bytes land in the period of their timestamp") {
+  activity_ledger l(1e-3);
+  l.add_bytes(0.9999e-3, 100, 0);  // period 0
+  l.add_bytes(1.0e-3, 0, 50);      // a boundary belongs to the later period: 1
+  l.add_bytes(1.5e-3, 20, 30);     // period 1
+  l.add_bytes(2.5e-3, 7, 0);       // period 2
+  const auto p0 = l.take(0), p1 = l.take(1), p2 = l.take(2);
+  CHECK(p0.bytes_read == 100);
+  CHECK(p0.bytes_written == 0);
+  CHECK(p1.bytes_read == 20);
+  CHECK(p1.bytes_written == 80);
+  CHECK(p2.bytes_read == 7);
+  CHECK(p2.bytes_written == 0);
+}

@@ -1,0 +1,104 @@
+// Model zoo: operator graphs against the published sizes of the networks.
+//   MobileNetV2 1.0 @ 224 (Sandler et al. 2018, Table 4): 300 M MACs, 3.4 M parameters
+//     (conv + FC weights without biases/BN: 3.47 M).
+//   ResNet-50 (v1.5, torchvision): 4.1 G MACs, 25.6 M parameters including biases and
+//     BN (conv + FC weights alone: 25.5 M).
+#include <doctest/doctest.h>
+
+#include "approx.hpp"
+
+#include <set>
+#include <stdexcept>
+#include <string>
+
+#include "ptsim/tlm/model_zoo.hpp"
+
+using tlm_test::near;
+using namespace ptsim::tlm;
+
+namespace {
+
+// Multiply-accumulates: the arithmetic of the convolutions and fully connected layers
+// (a MAC counts as 2 ops); elementwise operators are not MACs.
+double macs(const op_graph& g) {
+  static const std::set<std::string> elementwise = {"residual_add", "avgpool", "maxpool"};
+  double s = 0;
+  for (const auto& o : g.ops)
+    if (!elementwise.count(o.name)) s += o.ops / 2;
+  return s;
+}
+
+double bytes_read(const op_graph& g) {
+  double s = 0;
+  for (const auto& o : g.ops) s += o.bytes_read;
+  return s;
+}
+
+// Every layer reads its weights once plus batch * (its inputs), so the weights are
+// 2*R(batch 1) - R(batch 2); divided by bytes per element that is the parameter count.
+double params(const std::string& model, model_params p, precision prec) {
+  p["batch"] = 1;
+  const double r1 = bytes_read(build_model(model, p, prec));
+  p["batch"] = 2;
+  const double r2 = bytes_read(build_model(model, p, prec));
+  return (2 * r1 - r2) / element_bytes(prec);
+}
+
+}  // namespace
+
+TEST_CASE("model zoo: MobileNetV2 at 224, width 1.0") {
+  const auto g = build_model("mobilenet_v2", {{"resolution", 224}, {"width", 1.0}}, precision::int8);
+  CHECK(g.name == "mobilenet_v2");
+  CHECK(g.prec == precision::int8);
+  CHECK(macs(g) == near(300e6).epsilon(0.05));
+  const double w = params("mobilenet_v2", {{"resolution", 224}, {"width", 1.0}}, precision::int8);
+  CHECK(w >= 3.4e6);
+  CHECK(w <= 3.5e6);
+  // Batch 2 does twice the arithmetic.
+  const auto g2 = build_model("mobilenet_v2", {{"batch", 2}}, precision::int8);
+  CHECK(g2.total_ops() == near(2 * g.total_ops()));
+}
+
+TEST_CASE("model zoo: ResNet-50 at 224") {
+  const auto g = build_model("resnet50", {}, precision::int8);
+  CHECK(macs(g) == near(4.1e9).epsilon(0.05));
+  const double w = params("resnet50", {}, precision::int8);
+  CHECK(w == near(25.5e6).epsilon(0.02));
+}
+
+TEST_CASE("model zoo: precision changes bytes, not arithmetic") {
+  for (const char* m : {"mobilenet_v2", "resnet50"}) {
+    CAPTURE(m);
+    const auto i8 = build_model(m, {}, precision::int8);
+    const auto f16 = build_model(m, {}, precision::fp16);
+    const auto f32 = build_model(m, {}, precision::fp32);
+    CHECK(f32.prec == precision::fp32);
+    // Every byte is an element of a tensor: 1, 2 and 4 bytes per element.
+    CHECK(f16.total_bytes() == near(2 * i8.total_bytes()));
+    CHECK(f32.total_bytes() == near(4 * i8.total_bytes()));
+    CHECK(f32.total_ops() == near(i8.total_ops()));
+    CHECK(f32.ops.size() == i8.ops.size());
+  }
+}
+
+TEST_CASE("model zoo: unknown models, unknown parameters and out-of-range values are errors") {
+  CHECK(find_model("mobilenet_v2") != nullptr);
+  CHECK(find_model("no_such_model") == nullptr);
+  CHECK_THROWS_AS(build_model("no_such_model", {}, precision::int8), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(build_model("no_such_model", {}, precision::int8),
+                       doctest::Contains("no_such_model"), std::invalid_argument);
+  // A typo in a parameter name names the parameter and lists the valid ones.
+  CHECK_THROWS_WITH_AS(build_model("resnet50", {{"resolutoin", 224}}, precision::int8),
+                       doctest::Contains("resolutoin"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(build_model("resnet50", {{"resolutoin", 224}}, precision::int8),
+                       doctest::Contains("resolution"), std::invalid_argument);
+  // Below the declared minimum (resolution >= 32, width >= 0.1).
+  CHECK_THROWS_WITH_AS(build_model("mobilenet_v2", {{"resolution", 16}}, precision::int8),
+                       doctest::Contains("resolution"), std::invalid_argument);
+  CHECK_THROWS_AS(build_model("mobilenet_v2", {{"width", 0.0}}, precision::int8), std::invalid_argument);
+  // The zoo lists its models sorted by name, each with its parameters declared.
+  const auto& zoo = model_zoo();
+  REQUIRE(zoo.size() >= 2);
+  for (std::size_t i = 1; i < zoo.size(); ++i) CHECK(zoo[i - 1].name < zoo[i].name);
+  for (const auto& m : zoo) CHECK_FALSE(m.params.empty());
+}
