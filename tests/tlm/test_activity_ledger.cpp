@@ -77,3 +77,19 @@ TEST_CASE("activity_ledger: bytes land in the period of their timestamp") {
   CHECK(p2.bytes_read == 7);
   CHECK(p2.bytes_written == 0);
 }
+
+TEST_CASE("activity_ledger: intervals far into a run, starting on a rounded boundary, terminate") {
+  // 32.001 s is 32001 periods of 1 ms, but 32.001 / 0.001 rounds to 32000.999...; an
+  // interval starting there once looped forever. Every busy second must be booked once.
+  ptsim::tlm::activity_ledger l(1e-3);
+  const double b = 32001 * 1e-3;
+  l.add_interval(b, b + 2.5e-3, ptsim::tlm::activity_ledger::kind::compute, 10);
+  double booked = 0, ops = 0;
+  for (std::int64_t i = 31999; i < 32010; ++i) {
+    const auto a = l.take(i);
+    booked += a.compute_s;
+    ops += a.ops;
+  }
+  CHECK(booked == doctest::Approx(2.5e-3).epsilon(1e-9));
+  CHECK(ops == doctest::Approx(10).epsilon(1e-9));
+}

@@ -17,15 +17,16 @@ period_activity& activity_ledger::at(std::int64_t index) {
 void activity_ledger::add_interval(double t0, double t1, kind k, double ops) {
   if (!(t1 > t0)) return;
   const double span = t1 - t0;
+  // Walk period indices, not times: t / T rounds, and a boundary computed as (i+1)*T
+  // can equal t while floor(t / T) still says i, so a time-driven loop can stall.
+  auto idx = static_cast<std::int64_t>(std::floor(t0 / period_s_));
+  while (static_cast<double>(idx + 1) * period_s_ <= t0) ++idx;
+  while (idx > 0 && static_cast<double>(idx) * period_s_ > t0) --idx;
   double t = t0;
-  while (t < t1) {
-    const auto idx = static_cast<std::int64_t>(std::floor(t / period_s_ + 1e-12));
+  for (; t < t1; ++idx) {
     const double end = std::min(t1, static_cast<double>(idx + 1) * period_s_);
+    if (!(end > t)) continue;
     const double dt = end - t;
-    if (dt <= 0) {  // guard against rounding at a boundary
-      t = static_cast<double>(idx + 1) * period_s_;
-      continue;
-    }
     period_activity& p = at(idx);
     switch (k) {
       case kind::compute: p.compute_s += dt; break;
