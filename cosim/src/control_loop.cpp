@@ -18,10 +18,20 @@ struct control_loop::component {
   std::size_t block = 0;
 };
 
+const char* to_string(throttle_reason r) {
+  switch (r) {
+    case throttle_reason::none: return "none";
+    case throttle_reason::thermal: return "thermal";
+    case throttle_reason::power: return "power";
+  }
+  return "?";
+}
+
 struct control_loop::domain {
   const power::dvfs_domain_config* cfg;
   std::unique_ptr<power::cpufreq_governor> gov;
   double ceiling_hz;        // thermal limit (table max when none)
+  double power_ceiling_hz;  // power-cap limit (table max when none)
   double request_hz;        // the governor's last request
   double target_hz;         // what the domain was last set to
   std::vector<std::size_t> comps;
@@ -38,6 +48,7 @@ control_loop::control_loop(const scenarios::scenario& sc) : sc_(sc), period_s_(s
     dm.gov = power::governor_registry::instance().create(choice.name, choice.values);
     dm.gov->start(d.opps, d.transition_latency.value());
     dm.ceiling_hz = d.opps.max_hz();
+    dm.power_ceiling_hz = d.opps.max_hz();
     dm.request_hz = dm.target_hz = 0;
     doms_.push_back(std::move(dm));
   }
@@ -91,6 +102,21 @@ control_loop::control_loop(const scenarios::scenario& sc) : sc_(sc), period_s_(s
     tgov_->start(tp.zone, cooling_);
   }
 
+  // Power cap: the capped domains (default all).
+  if (const auto& pc = sc.policy.power_cap) {
+    capper_ = std::make_unique<power::power_capper>(*pc, period_s_);
+    std::vector<std::string> names = pc->domains.empty() ? domain_names_ : pc->domains;
+    for (const auto& n : names) {
+      const std::size_t di = domain_index(n);
+      power::capped_domain cd;
+      cd.opps = &doms_[di].cfg->opps;
+      cd.ceiling_hz = cd.opps->max_hz();
+      cd.low_priority = std::find(pc->low_priority.begin(), pc->low_priority.end(), n) != pc->low_priority.end();
+      capped_.push_back(cd);
+      capped_domain_.push_back(di);
+    }
+  }
+
   comp_power_.assign(comps_.size(), 0.0);
   block_temp_.assign(block_names_.size(), sc.thermal.ambient.value());
   dom_util_.assign(doms_.size(), 0.0);
@@ -98,6 +124,7 @@ control_loop::control_loop(const scenarios::scenario& sc) : sc_(sc), period_s_(s
   dom_v_.assign(doms_.size(), 0.0);
   dom_ceiling_.assign(doms_.size(), 0.0);
   dom_throttled_.assign(doms_.size(), false);
+  dom_reason_.assign(doms_.size(), throttle_reason::none);
   for (std::size_t d = 0; d < doms_.size(); ++d) dom_ceiling_[d] = doms_[d].ceiling_hz;
 }
 
@@ -172,7 +199,10 @@ const std::vector<dvfs_decision>& control_loop::tick(double now_s, const std::ve
     next_thermal_poll_s_ = now_s + sc_.policy.thermal.zone.polling_period_s;
   }
 
-  // 4. cpufreq governors, then min(request, ceiling) onto the table.
+  // 4. Power cap: ceilings from the platform power just measured.
+  if (capper_) power_cap_update();
+
+  // 5. cpufreq governors, then min(request, thermal ceiling, power ceiling) onto the table.
   for (std::size_t d = 0; d < doms_.size(); ++d) {
     domain& dm = doms_[d];
     const auto& opps = dm.cfg->opps;
@@ -187,14 +217,18 @@ const std::vector<dvfs_decision>& control_loop::tick(double now_s, const std::ve
     s.policy_min_hz = opps.min_hz();
     s.policy_max_hz = opps.max_hz();
     dm.request_hz = dm.gov->update(s);
-    const double limited = std::min(dm.request_hz, dm.ceiling_hz);
-    const std::size_t idx = opps.index_at_most(limited);
+    const double ceiling = std::min(dm.ceiling_hz, dm.power_ceiling_hz);
+    const std::size_t idx = opps.index_at_most(std::min(dm.request_hz, ceiling));
     const double hz = opps.frequency_hz(idx);
     dom_throttled_[d] = hz < dm.request_hz - 0.5;
-    dom_ceiling_[d] = dm.ceiling_hz;
+    // The binding limit is the lower ceiling; a tie goes to thermal (the safety limit).
+    dom_reason_[d] = !dom_throttled_[d]                         ? throttle_reason::none
+                     : dm.ceiling_hz <= dm.power_ceiling_hz ? throttle_reason::thermal
+                                                            : throttle_reason::power;
+    dom_ceiling_[d] = ceiling;
     if (hz != dm.target_hz) {
       dm.target_hz = hz;
-      decisions_.push_back({d, hz, opps.voltage_v(idx), dom_throttled_[d]});
+      decisions_.push_back({d, hz, opps.voltage_v(idx), dom_reason_[d]});
     }
   }
   return decisions_;
@@ -211,16 +245,7 @@ void control_loop::thermal_governor_update(double now_s) {
     const domain& dm = doms_[cooling_domain_[k]];
     auto& cd = cooling_[k];
     const auto& opps = dm.cfg->opps;
-    cd.power_at_opp_W.assign(opps.size(), 0.0);
-    for (std::size_t o = 0; o < opps.size(); ++o) {
-      double p = 0;
-      for (std::size_t ci : dm.comps) {
-        const component& c = comps_[ci];
-        p += c.cmodel->dynamic_W(opps.voltage_v(o), opps.frequency_hz(o), dm.last_activity) +
-             c.cmodel->leakage_W(opps.voltage_v(o), block_temp_[c.block]);
-      }
-      cd.power_at_opp_W[o] = p;
-    }
+    estimate_power_at_opps(cooling_domain_[k], cd.power_at_opp_W);
     cd.max_power_W = cd.power_at_opp_W.back();
     cd.min_power_W = cd.power_at_opp_W.front();
     cd.requested_power_W = cd.power_at_opp_W[opps.index_at_most(std::max(dm.request_hz, opps.min_hz()))];
@@ -228,5 +253,34 @@ void control_loop::thermal_governor_update(double now_s) {
   tgov_->update(now_s, temp, cooling_);
   for (std::size_t k = 0; k < cooling_.size(); ++k) doms_[cooling_domain_[k]].ceiling_hz = cooling_[k].ceiling_hz;
 }
+
+void control_loop::estimate_power_at_opps(std::size_t d, std::vector<double>& out) const {
+  const domain& dm = doms_[d];
+  const auto& opps = dm.cfg->opps;
+  out.assign(opps.size(), 0.0);
+  for (std::size_t o = 0; o < opps.size(); ++o) {
+    double p = 0;
+    for (std::size_t ci : dm.comps) {
+      const component& c = comps_[ci];
+      p += c.cmodel->dynamic_W(opps.voltage_v(o), opps.frequency_hz(o), dm.last_activity) +
+           c.cmodel->leakage_W(opps.voltage_v(o), block_temp_[c.block]);
+    }
+    out[o] = p;
+  }
+}
+
+void control_loop::power_cap_update() {
+  for (std::size_t k = 0; k < capped_.size(); ++k) {
+    const std::size_t d = capped_domain_[k];
+    estimate_power_at_opps(d, capped_[k].power_at_opp_W);
+    double measured = 0;
+    for (std::size_t ci : doms_[d].comps) measured += comp_power_[ci];
+    capped_[k].measured_power_W = measured;
+  }
+  capper_->update(platform_power_, capped_);
+  for (std::size_t k = 0; k < capped_.size(); ++k) doms_[capped_domain_[k]].power_ceiling_hz = capped_[k].ceiling_hz;
+}
+
+double control_loop::capped_average_W() const { return capper_ ? capper_->average_W() : 0.0; }
 
 }  // namespace ptsim::cosim

@@ -96,16 +96,28 @@ run_outcome run_scenario(const scenarios::scenario& sc, const run_options& opts)
       any |= th;
       if (th != was_throttled[d]) {
         writer.add_event({now, th ? "throttle_start" : "throttle_end", sc.domains[d].name,
-                          th ? "thermal ceiling " + fmt_hz(loop.domain_ceiling_hz()[d]) + " below the governor's request"
+                          th ? std::string(to_string(loop.domain_throttle_reason()[d])) + " ceiling " +
+                                   fmt_hz(loop.domain_ceiling_hz()[d]) + " below the governor's request"
                              : "no longer limited",
                           loop.domain_ceiling_hz()[d]});
         was_throttled[d] = th;
       }
     }
     if (any) totals.throttled_s += T;
+    bool thermal = false, power = false;
+    for (auto r : loop.domain_throttle_reason()) {
+      thermal |= r == throttle_reason::thermal;
+      power |= r == throttle_reason::power;
+    }
+    if (thermal) totals.throttled_thermal_s += T;
+    if (power) totals.throttled_power_s += T;
     for (const auto& dec : decisions)
       writer.add_event({now, "dvfs", sc.domains[dec.domain].name,
-                        "set " + fmt_hz(dec.hz) + (dec.throttled ? " (thermal limit)" : ""), dec.hz});
+                        "set " + fmt_hz(dec.hz) +
+                            (dec.reason != throttle_reason::none
+                                 ? std::string(" (") + to_string(dec.reason) + " limit)"
+                                 : std::string()),
+                        dec.hz});
     progress.update(now);
   };
 

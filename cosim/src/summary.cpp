@@ -37,6 +37,8 @@ postproc::run_summary summarize(const run_totals& t) {
   s.metrics["latency_p99_s"] = {percentile(t.latencies_s, 99), "s"};
   s.metrics["peak_temperature_C"] = {t.peak_temperature_K - units::zero_celsius_in_kelvin, "degC"};
   s.metrics["throttled_fraction"] = {t.duration_s > 0 ? t.throttled_s / t.duration_s : 0, "1"};
+  s.metrics["throttled_fraction_thermal"] = {t.duration_s > 0 ? t.throttled_thermal_s / t.duration_s : 0, "1"};
+  s.metrics["throttled_fraction_power"] = {t.duration_s > 0 ? t.throttled_power_s / t.duration_s : 0, "1"};
   s.metrics["completed"] = {static_cast<double>(t.completed), "1"};
   return s;
 }

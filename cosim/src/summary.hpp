@@ -12,7 +12,9 @@ struct run_totals {
   double energy_J = 0;
   double peak_power_W = 0;
   double peak_temperature_K = 0;
-  double throttled_s = 0;
+  double throttled_s = 0;          ///< time with any domain below its request
+  double throttled_thermal_s = 0;  ///< ... because of a thermal ceiling
+  double throttled_power_s = 0;    ///< ... because of a power cap
   std::vector<double> latencies_s;
   std::size_t completed = 0;
   std::string throughput_units = "inferences/s";

@@ -252,6 +252,27 @@ void resolve_policy(const view& p, scenario& sc) {
     if (!domains.count(d.scalar())) d.fail("unknown DVFS domain '" + d.scalar() + "'");
     th.domains.push_back(d.scalar());
   }
+  if (p.has("power_cap")) {
+    view c = p.at("power_cap");
+    power::power_cap_config pc;
+    pc.limit_W = c.si("limit");
+    pc.window_s = c.si("window");
+    pc.short_limit_W = c.has("short_limit") ? c.si("short_limit") : 0.0;
+    pc.short_window_s = c.si("short_window");
+    pc.soft_limit_W = c.has("soft_limit") ? c.si("soft_limit") : 0.0;
+    pc.settle_s = c.si("settle");
+    const double period = sc.control_period.value();
+    if (pc.window_s < period) c.fail("window is shorter than the control period", "window");
+    if (pc.short_limit_W > 0 && pc.short_window_s < period)
+      c.fail("short_window is shorter than the control period", "short_window");
+    if (pc.soft_limit_W > 0 && pc.soft_limit_W >= pc.limit_W) c.fail("soft_limit must be below limit", "soft_limit");
+    for (const char* key : {"domains", "low_priority"})
+      for (const auto& d : c.at(key).items()) {
+        if (!domains.count(d.scalar())) d.fail("unknown DVFS domain '" + d.scalar() + "'");
+        (std::string(key) == "domains" ? pc.domains : pc.low_priority).push_back(d.scalar());
+      }
+    pol.power_cap = pc;
+  }
 }
 
 }  // namespace

@@ -162,11 +162,22 @@ schema_ptr policy_schema() {
        opt("sustainable_power", quantity(dims::power(), "IPA sustainable power (default: estimated)")),
        opt("sensor", str("floorplan block read as the zone's sensor (default: the hottest block)")),
        opt("domains", list_of(str("DVFS domain"), "cooling devices (default: every domain)"))});
+  auto power_cap = object(
+      "power capping on the platform's power (RAPL PL1/PL2 style, a board limit, or a two-threshold datacenter cap)",
+      {req("limit", quantity(dims::power(), "limit on the average platform power over `window` (PL1; the hard threshold)")),
+       opt("window", quantity(dims::time(), "averaging window of `limit`", "1 s")),
+       opt("short_limit", quantity(dims::power(), "short-term limit (PL2)")),
+       opt("short_window", quantity(dims::time(), "averaging window of `short_limit`", "10 ms")),
+       opt("soft_limit", quantity(dims::power(), "first threshold: only `low_priority` domains are cut to meet it")),
+       opt("settle", quantity(dims::time(), "time over which the average is brought back to the limit", "50 ms")),
+       opt("domains", list_of(str("DVFS domain"), "capped domains (default: every domain)")),
+       opt("low_priority", list_of(str("DVFS domain"), "domains cut first at the soft limit"))});
   return object("DVFS and thermal policy",
                 {opt("governor", enumeration(govs, "cpufreq governor of every domain without its own", "schedutil")),
                  opt("governors", map_of(one_of({gov_name, gov_obj}, "governor name, or {governor, tunables}"),
                                          "per-domain cpufreq governor overrides")),
-                 opt("thermal", thermal)});
+                 opt("thermal", thermal),
+                 opt("power_cap", power_cap)});
 }
 
 }  // namespace

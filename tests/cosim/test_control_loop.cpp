@@ -110,7 +110,7 @@ TEST_CASE("schedutil's request maps onto the table; util is frequency-invariant"
   REQUIRE(dec.size() == 1);
   CHECK(dec[0].hz == 1.5e9);
   CHECK(dec[0].volts == 0.8);
-  CHECK_FALSE(dec[0].throttled);
+  CHECK(dec[0].reason == cosim::throttle_reason::none);
 }
 
 TEST_CASE("a thermal ceiling cuts the request and marks the domain throttled") {
@@ -124,7 +124,7 @@ TEST_CASE("a thermal ceiling cuts the request and marks the domain throttled") {
   const auto& dec = loop.tick(1e-3, inputs(), {{2e9, 1.0, 2e9}});
   REQUIRE(dec.size() == 1);
   CHECK(dec[0].hz == 1.5e9);  // performance asks 2 GHz; the ceiling allows 1.5 GHz
-  CHECK(dec[0].throttled);
+  CHECK(dec[0].reason == cosim::throttle_reason::thermal);
   CHECK(loop.domain_throttled()[0]);
   CHECK(loop.domain_ceiling_hz()[0] == 1.5e9);
 }

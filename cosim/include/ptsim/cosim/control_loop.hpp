@@ -10,6 +10,7 @@
 #include "ptsim/power/compute_power.hpp"
 #include "ptsim/power/governor.hpp"
 #include "ptsim/power/memory_power.hpp"
+#include "ptsim/power/power_cap.hpp"
 #include "ptsim/power/thermal_governor.hpp"
 #include "ptsim/scenarios/scenario.hpp"
 #include "ptsim/thermal/rc_network.hpp"
@@ -30,11 +31,15 @@ struct domain_input {
   double avg_hz = 0, avg_volts = 0, avg_v2f = 0;
 };
 
+/// Why a domain runs below its governor's request.
+enum class throttle_reason { none, thermal, power };
+const char* to_string(throttle_reason r);
+
 /// A new operating point for a domain, decided at the end of a period.
 struct dvfs_decision {
   std::size_t domain;
   double hz, volts;
-  bool throttled;  ///< the request was cut by a thermal limit
+  throttle_reason reason;  ///< what cut the request, if anything
 };
 
 class control_loop {
@@ -63,13 +68,19 @@ class control_loop {
   const std::vector<double>& domain_avg_hz() const { return dom_hz_; }
   const std::vector<double>& domain_avg_volts() const { return dom_v_; }
   const std::vector<bool>& domain_throttled() const { return dom_throttled_; }
+  const std::vector<throttle_reason>& domain_throttle_reason() const { return dom_reason_; }
+  /// The lowest of the thermal and power-cap ceilings (Hz).
   const std::vector<double>& domain_ceiling_hz() const { return dom_ceiling_; }
+  /// Moving average of platform power over the power cap's window (W); 0 without a cap.
+  double capped_average_W() const;
 
  private:
   struct component;
   struct domain;
-  double block_power(std::size_t comp) const;
   void thermal_governor_update(double now_s);
+  void power_cap_update();
+  /// Power of domain d at each of its OPPs under its last activity, at current temperatures.
+  void estimate_power_at_opps(std::size_t d, std::vector<double>& out) const;
 
   const scenarios::scenario& sc_;
   double period_s_;
@@ -83,10 +94,14 @@ class control_loop {
   std::vector<power::cooling_device> cooling_;
   std::vector<std::size_t> cooling_domain_;
   double next_thermal_poll_s_ = 0;
+  std::unique_ptr<power::power_capper> capper_;
+  std::vector<power::capped_domain> capped_;
+  std::vector<std::size_t> capped_domain_;
   bool first_tick_ = true;
 
   std::vector<double> comp_power_, block_temp_, dom_util_, dom_hz_, dom_v_, dom_ceiling_;
   std::vector<bool> dom_throttled_;
+  std::vector<throttle_reason> dom_reason_;
   double platform_power_ = 0;
   std::vector<dvfs_decision> decisions_;
 };

@@ -1,11 +1,13 @@
 #pragma once
 // Resolved DVFS domains and policy (what the scenario's platform.domains and policy say).
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "ptsim/power/governor.hpp"
 #include "ptsim/power/opp_table.hpp"
+#include "ptsim/power/power_cap.hpp"
 #include "ptsim/power/thermal_governor.hpp"
 #include "ptsim/units/quantities.hpp"
 
@@ -33,6 +35,7 @@ struct policy_config {
   governor_choice default_governor;
   std::map<std::string, governor_choice> per_domain;
   thermal_policy_config thermal;
+  std::optional<power_cap_config> power_cap;  ///< none when the scenario sets no limit
   /// The governor of a domain: its own override, else the default.
   const governor_choice& governor_for(const std::string& domain) const {
     auto it = per_domain.find(domain);
