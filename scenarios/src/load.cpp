@@ -12,9 +12,12 @@ override_kv parse_override(const std::string& arg) {
   return {arg.substr(0, eq), arg.substr(eq + 1)};
 }
 
-scenario load_scenario_text(const std::string& text, const std::string& origin_name, const load_options& opts) {
+namespace {
+scenario load(const std::string& text, const std::string& origin_name, const load_options& opts, bool from_file) {
   std::vector<diagnostic> diags;
-  detail::origin o{origin_name, {}, &diags};
+  detail::origin o;
+  o.file = origin_name;
+  o.sink = &diags;
   YAML::Node root;
   try {
     root = YAML::Load(text);
@@ -26,6 +29,11 @@ scenario load_scenario_text(const std::string& text, const std::string& origin_n
     o.report(root, "", "expected a scenario (a mapping with name, duration, platform, workload, thermal, policy), found " +
                            std::string(root.IsNull() ? "an empty document" : root.IsSequence() ? "a list" : "a plain value"));
     throw scenario_error(diags);
+  }
+  if (root["extends"]) {
+    if (!from_file) o.report(root["extends"], "extends", "extends needs a scenario file (relative paths are resolved from its folder)");
+    else root = detail::apply_extends(root, origin_name, o);
+    if (!diags.empty()) throw scenario_error(diags);
   }
   const schema_ptr schema = scenario_schema();
   for (const auto& kv : opts.overrides) {
@@ -46,13 +54,18 @@ scenario load_scenario_text(const std::string& text, const std::string& origin_n
   sc.resolved_yaml = std::string(em.c_str()) + "\n";
   return sc;
 }
+}  // namespace
+
+scenario load_scenario_text(const std::string& text, const std::string& origin_name, const load_options& opts) {
+  return load(text, origin_name, opts, false);
+}
 
 scenario load_scenario_file(const std::string& path, const load_options& opts) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw scenario_error({diagnostic{path, 0, 0, "", "cannot open the scenario file"}});
   std::ostringstream ss;
   ss << in.rdbuf();
-  return load_scenario_text(ss.str(), path, opts);
+  return load(ss.str(), path, opts, true);
 }
 
 }  // namespace ptsim::scenarios

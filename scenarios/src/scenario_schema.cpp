@@ -191,6 +191,8 @@ schema_ptr scenario_schema() {
        opt("record_period", quantity(dims::time(), "timeseries sampling period", "10 ms")),
        opt("seed", integer("random seed", "1", 0)),
        opt("description", str("free text")),
+       opt("extends", str("base scenario file (relative to this one) that this file changes; mappings merge, "
+                          "other values replace")),
        req("platform", platform_schema()),
        req("workload", workload_schema()),
        req("thermal", thermal_schema()),

@@ -149,6 +149,12 @@ void origin::report(const YAML::Mark& at, const std::string& path, const std::st
       return;
     }
   d.file = file;
+  std::size_t best = 0;
+  for (const auto& [prefix, f] : path_files)
+    if (starts_with_path(path, prefix) && prefix.size() + 1 > best) {
+      best = prefix.size() + 1;
+      d.file = f;
+    }
   if (!at.is_null()) {
     d.line = at.line + 1;
     d.column = at.column + 1;

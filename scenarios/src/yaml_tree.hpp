@@ -16,6 +16,8 @@ namespace ptsim::scenarios::detail {
 struct origin {
   std::string file;
   std::vector<std::string> override_paths;
+  /// Subtrees that came from a base scenario (`extends:`): path prefix -> its file.
+  std::vector<std::pair<std::string, std::string>> path_files;
   std::vector<diagnostic>* sink = nullptr;
   void report(const YAML::Node& at, const std::string& path, const std::string& message) const;
   void report(const YAML::Mark& at, const std::string& path, const std::string& message) const;
@@ -29,6 +31,11 @@ void validate(const YAML::Node& node, const schema_ptr& schema, const std::strin
 bool apply_override(YAML::Node& root, const schema_ptr& schema, const override_kv& kv, const origin& o);
 
 std::string join_path(const std::string& base, const std::string& key);
+
+/// Replaces `extends: BASE.yaml` (relative to `file`'s folder) by the base scenario, deep-
+/// merged under this one (mappings merge key by key, anything else is replaced), and
+/// records which subtrees came from which file. Reports problems to o.sink.
+YAML::Node apply_extends(const YAML::Node& root, const std::string& file, origin& o, int depth = 0);
 
 /// A validated node plus its schema. Getters fall back to the schema default; resolve-time
 /// problems (a name that refers to nothing) are reported with fail().

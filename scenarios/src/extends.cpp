@@ -1,0 +1,80 @@
+// `extends:` — a scenario that is another scenario with some sections changed, so the
+// library holds each platform once (phone-throttle extends default, for instance).
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "yaml_tree.hpp"
+
+namespace ptsim::scenarios::detail {
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr int max_depth = 8;
+
+// child over base: mappings merge key by key; a child value replaces anything else.
+// Nodes are shared, not cloned: a clone would lose the line:column marks that errors need.
+YAML::Node merge(const YAML::Node& base, const YAML::Node& child, const std::string& path, const std::string& base_file,
+                 origin& o) {
+  if (!base.IsMap() || !child.IsMap()) return child;
+  YAML::Node out(YAML::NodeType::Map);
+  for (auto it = base.begin(); it != base.end(); ++it) {
+    const std::string key = it->first.Scalar();
+    const std::string p = join_path(path, key);
+    if (child[key]) {
+      out[key] = merge(it->second, child[key], p, base_file, o);
+    } else {
+      out[key] = it->second;
+      o.path_files.emplace_back(p, base_file);
+    }
+  }
+  for (auto it = child.begin(); it != child.end(); ++it)
+    if (!base[it->first.Scalar()]) out[it->first.Scalar()] = it->second;
+  return out;
+}
+
+}  // namespace
+
+YAML::Node apply_extends(const YAML::Node& root, const std::string& file, origin& o, int depth) {
+  if (!root.IsMap() || !root["extends"]) return root;
+  const YAML::Node ext = root["extends"];
+  if (!ext.IsScalar() || ext.Scalar().empty()) {
+    o.report(ext, "extends", "expected the path of a base scenario file, found a non-string value");
+    return root;
+  }
+  if (depth >= max_depth) {
+    o.report(ext, "extends", "too many levels of extends (a cycle?)");
+    return root;
+  }
+  if (file.empty() || file.find("(built in)") != std::string::npos) {
+    o.report(ext, "extends", "extends needs a scenario file (relative paths are resolved from its folder)");
+    return root;
+  }
+  const fs::path base_path = fs::path(file).parent_path() / ext.Scalar();
+  std::ifstream in(base_path, std::ios::binary);
+  if (!in) {
+    o.report(ext, "extends", "cannot open the base scenario '" + base_path.string() + "'");
+    return root;
+  }
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  YAML::Node base;
+  try {
+    base = YAML::Load(ss.str());
+  } catch (const YAML::ParserException& e) {
+    o.sink->push_back({base_path.string(), e.mark.line + 1, e.mark.column + 1, "", "YAML syntax error: " + e.msg});
+    return root;
+  }
+  if (!base.IsMap()) {
+    o.report(ext, "extends", "'" + base_path.string() + "' is not a scenario (not a mapping)");
+    return root;
+  }
+  base = apply_extends(base, base_path.string(), o, depth + 1);
+  YAML::Node child = root;
+  child.remove("extends");
+  // Everything the base brings is reported against the base's file.
+  return merge(base, child, "", base_path.string(), o);
+}
+
+}  // namespace ptsim::scenarios::detail

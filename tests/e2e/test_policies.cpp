@@ -1,0 +1,82 @@
+// End to end: thermal governors on phone-throttle.yaml, and a platform power cap.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <numeric>
+
+#include "ptsim/postproc/result_file.hpp"
+#include "run_ptsim.hpp"
+
+using namespace e2e;
+using ptsim::postproc::result_reader;
+
+namespace {
+const std::string throttle_yaml = PTSIM_SOURCE_DIR "/scenarios/phone-throttle.yaml";
+
+// Hottest block per sample, and the sample times.
+std::pair<std::vector<double>, std::vector<double>> hottest(const result_reader& f) {
+  std::size_t nb = 0;
+  const auto temp = f.variable("temperature", &nb);
+  const auto time = f.time();
+  std::vector<double> hot(time.size());
+  for (std::size_t t = 0; t < time.size(); ++t)
+    hot[t] = *std::max_element(temp.begin() + static_cast<long>(t * nb), temp.begin() + static_cast<long>((t + 1) * nb));
+  return {time, hot};
+}
+}  // namespace
+
+TEST_CASE("phone-throttle: overheats unmanaged; step_wise and IPA hold the control temperature") {
+  scratch s("throttle");
+  const double control = 75.0, duration = 300.0;
+  for (const std::string gov : {"none", "step_wise", "power_allocator"}) {
+    const result r = run_ptsim(s.dir, "run " + throttle_yaml + " -q -o " + gov + ".h5 --set policy.thermal.governor=" +
+                                          gov + " --set 'policy.thermal.control_temp=75 degC'");
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    result_reader f(s.dir / (gov + ".h5"));
+    const auto [time, hot] = hottest(f);
+    const double peak = *std::max_element(hot.begin(), hot.end());
+    const double throttled = f.summary().metrics.at("throttled_fraction").value;
+    if (gov == "none") {
+      CHECK(peak > 80.0);
+      CHECK(throttled == 0.0);
+      continue;
+    }
+    // Second half of the run: within 2 K of the control temperature.
+    double lo = 1e9, hi = -1e9;
+    for (std::size_t i = 0; i < time.size(); ++i)
+      if (time[i] >= duration / 2) lo = std::min(lo, hot[i]), hi = std::max(hi, hot[i]);
+    CHECK_MESSAGE(lo >= control - 2.0, gov << " dips to " << lo);
+    CHECK_MESSAGE(hi <= control + 2.0, gov << " peaks at " << hi);
+    CHECK(throttled > 0.0);
+    CHECK(f.summary().metrics.at("throttled_fraction_thermal").value == doctest::Approx(throttled));
+  }
+}
+
+TEST_CASE("a platform power cap holds every 1 s average within 5% of its limit") {
+  scratch s("cap");
+  // Uncapped under performance first; then a cap at 75% of that average.
+  REQUIRE(run_ptsim(s.dir, "run -q -o free.h5 --set policy.governor=performance --set policy.thermal.governor=none")
+              .exit_code == 0);
+  const double free_avg = result_reader(s.dir / "free.h5").summary().metrics.at("avg_power_W").value;
+  const double limit = 0.75 * free_avg;
+  const result r = run_ptsim(s.dir, "run -q -o cap.h5 --set policy.governor=performance --set policy.thermal.governor=none"
+                                    " --set 'policy.power_cap.limit=" + std::to_string(limit) + " W'"
+                                    " --set 'policy.power_cap.window=1 s'");
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  result_reader f(s.dir / "cap.h5");
+  std::size_t nc = 0;
+  const auto power = f.variable("power", &nc);
+  const auto time = f.time();
+  const double rp = f.record_period_s();
+  const std::size_t per_window = static_cast<std::size_t>(1.0 / rp + 0.5);
+  REQUIRE(time.size() % per_window == 0);
+  for (std::size_t w = 0; w < time.size() / per_window; ++w) {
+    double sum = 0;
+    for (std::size_t t = w * per_window; t < (w + 1) * per_window; ++t)
+      for (std::size_t c = 0; c < nc; ++c) sum += power[t * nc + c];
+    const double avg = sum / static_cast<double>(per_window);
+    CHECK_MESSAGE(std::abs(avg - limit) <= 0.05 * limit, "window " << w << ": " << avg << " W vs " << limit << " W");
+  }
+  CHECK(f.summary().metrics.at("throttled_fraction_power").value > 0.0);
+  CHECK(f.summary().metrics.at("throttled_fraction_thermal").value == 0.0);
+}

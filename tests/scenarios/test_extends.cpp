@@ -1,0 +1,69 @@
+// extends: a scenario built on another file; errors point at the file that holds the value.
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "helpers.hpp"
+
+using namespace scen_test;
+namespace fs = std::filesystem;
+
+namespace {
+struct temp_dir {
+  fs::path dir = fs::temp_directory_path() / ("ptsim-extends-" + std::to_string(::getpid()));
+  temp_dir() { fs::create_directories(dir); }
+  ~temp_dir() { fs::remove_all(dir); }
+  fs::path write(const std::string& name, const std::string& text) const {
+    std::ofstream(dir / name) << text;
+    return dir / name;
+  }
+};
+}  // namespace
+
+TEST_CASE("a child changes some values and inherits the rest") {
+  temp_dir t;
+  t.write("base.yaml", default_text());
+  const auto child = t.write("child.yaml",
+                             "extends: base.yaml\nname: warm\nthermal:\n  ambient: \"35 degC\"\npolicy:\n  governor: powersave\n");
+  const auto sc = ps::load_scenario_file(child.string());
+  const auto base = ps::load_scenario_text(default_text(), "base");
+  CHECK(sc.name == "warm");
+  CHECK(sc.thermal.ambient.value() == doctest::Approx(308.15));
+  CHECK(sc.policy.default_governor.name == "powersave");
+  // Mappings merge: the thermal floorplan and the policy's thermal governor are inherited.
+  CHECK(sc.thermal.fp.size() == base.thermal.fp.size());
+  CHECK(sc.policy.thermal.governor == base.policy.thermal.governor);
+  CHECK(sc.platform.units.size() == base.platform.units.size());
+  // The resolved scenario stands alone: no extends left in it.
+  CHECK(sc.resolved_yaml.find("extends") == std::string::npos);
+  CHECK(ps::load_scenario_text(sc.resolved_yaml, "resolved").name == "warm");
+}
+
+TEST_CASE("errors name the child's file for its values and the base's for inherited ones") {
+  temp_dir t;
+  const std::string bad_base = replace_once(default_text(), "rate: \"30 Hz\"", "rate: \"30 W\"");
+  t.write("base.yaml", bad_base);
+  const auto child = t.write("child.yaml", "extends: base.yaml\nname: x\nduration: \"2 parsecs\"\n");
+  const auto ds = diagnostics_of([&] { ps::load_scenario_file(child.string()); });
+  const auto d1 = only_at(ds, "duration");
+  CHECK(d1.file == child.string());
+  CHECK(d1.line == 3);
+  const auto d2 = only_at(ds, "workload.streams.camera.arrival.rate");
+  CHECK(d2.file == (t.dir / "base.yaml").string());
+  const auto p = position_of(bad_base, "\"30 W\"");
+  CHECK(d2.line == p.line);
+  CHECK(d2.column == p.column);
+}
+
+TEST_CASE("extends refuses a missing base, a cycle, and text without a file") {
+  temp_dir t;
+  const auto lone = t.write("lone.yaml", "extends: nowhere.yaml\nname: x\n");
+  auto ds = diagnostics_of([&] { ps::load_scenario_file(lone.string()); });
+  CHECK(only_at(ds, "extends").message.find("cannot open the base scenario") != std::string::npos);
+  const auto a = t.write("a.yaml", "extends: b.yaml\nname: a\n");
+  t.write("b.yaml", "extends: a.yaml\nname: b\n");
+  ds = diagnostics_of([&] { ps::load_scenario_file(a.string()); });
+  CHECK(ds.front().message.find("too many levels") != std::string::npos);
+  ds = load_errors("extends: default.yaml\nname: x\n");
+  CHECK(only_at(ds, "extends").message.find("needs a scenario file") != std::string::npos);
+}
