@@ -183,7 +183,13 @@ schema_ptr policy_schema() {
 }  // namespace
 
 schema_ptr scenario_schema() {
-  static const schema_ptr root = object(
+  // Rebuilt when a governor has been registered since (its name joins the enumeration).
+  static std::size_t built_for = 0;
+  static schema_ptr root;
+  const std::size_t gen = power::governor_registry::instance().generation();
+  if (root && built_for == gen) return root;
+  built_for = gen;
+  root = object(
       "ptsim scenario",
       {req("name", str("scenario name (used in result file names)")),
        req("duration", quantity(dims::time(), "simulated time")),

@@ -128,3 +128,28 @@ TEST_CASE("a thermal ceiling cuts the request and marks the domain throttled") {
   CHECK(loop.domain_throttled()[0]);
   CHECK(loop.domain_ceiling_hz()[0] == 1.5e9);
 }
+
+namespace {
+// A user's governor, written outside the core: always half the table's maximum.
+struct half_max final : power::cpufreq_governor {
+  double max_hz = 0;
+  void start(const power::opp_table& o, double) override { max_hz = o.max_hz(); }
+  double update(const power::cpufreq_sample&) override { return max_hz / 2; }
+};
+}  // namespace
+
+TEST_CASE("a governor registered by the user is selected by name from a scenario") {
+  auto& reg = power::governor_registry::instance();
+  if (!reg.contains("half_max"))
+    reg.register_governor({"half_max", "half the maximum frequency", {}},
+                          [](const power::tunables&) { return std::make_unique<half_max>(); });
+  const auto sc = scenarios::load_scenario_text(scenario_text("half_max", "{ governor: none }"), "test");
+  CHECK(sc.policy.default_governor.name == "half_max");
+  cosim::control_loop loop(sc);
+  // Half of 2000 MHz: 1000 MHz, a table frequency (0.7 V).
+  const auto init = loop.initial_points();
+  CHECK(init[0].first == 1000e6);
+  CHECK(init[0].second == 0.7);
+  // It keeps asking for 1 GHz whatever the load: no change to apply.
+  CHECK(loop.tick(1e-3, inputs(), {{1e9, 0.7, 0.49e9}}).empty());
+}

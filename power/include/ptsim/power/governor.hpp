@@ -60,6 +60,8 @@ class governor_registry {
   std::unique_ptr<cpufreq_governor> create(const std::string& name, const tunables& t) const;
   std::vector<governor_info> list() const;  ///< sorted by name
   const governor_info& info(const std::string& name) const;
+  /// Changes whenever a governor is registered (lets caches of the names refresh).
+  std::size_t generation() const { return entries_.size(); }
 
  private:
   governor_registry();
