@@ -2,7 +2,9 @@
 # Sets up everything ptsim needs on Debian 12, builds it, then runs the default
 # scenario (`run`) or every test (`test`). Idempotent: quiet when all is present.
 #   scripts/bootstrap.sh run    # install what is missing, build, run scenarios/default.yaml
-#   scripts/bootstrap.sh test   # install what is missing, build, run the whole test suite
+#   scripts/bootstrap.sh test   # install what is missing, build, run the whole test suite:
+#                               # ctest; ctest again under ASan+UBSan; each fuzzer for a while
+# PTSIM_QUICK=1 skips the sanitizer and fuzzing passes (for a quick local check).
 set -euo pipefail
 
 mode="${1:-run}"
@@ -15,7 +17,7 @@ build="${PTSIM_BUILD_DIR:-$root/build}"
 packages=(
   g++ cmake make pkg-config
   libsystemc-dev libboost-dev libhdf5-dev doctest-dev libyaml-cpp-dev libcli11-dev libeigen3-dev
-  libopenmpi-dev openmpi-bin libbenchmark-dev
+  libopenmpi-dev openmpi-bin libbenchmark-dev clang libclang-rt-14-dev
   python3-numpy python3-h5py python3-matplotlib python3-pandas python3-xarray python3-h5netcdf
 )
 
@@ -39,8 +41,40 @@ if [ ! -f "$build/CMakeCache.txt" ]; then
 fi
 cmake --build "$build" -j "$jobs" >/dev/null 2>"$build/build.log" || { cat "$build/build.log" >&2; exit 1; }
 
+# A second build with sanitizers, and a clang build of the libFuzzer harnesses.
+sanitizer_pass() {
+  local dir="$build-asan"
+  if [ ! -f "$dir/CMakeCache.txt" ]; then
+    cmake -S "$root" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPTSIM_SANITIZE=ON -DPTSIM_BUILD_BENCH=OFF >/dev/null
+  fi
+  cmake --build "$dir" -j "$jobs" >/dev/null 2>"$dir/build.log" || { cat "$dir/build.log" >&2; exit 1; }
+  echo "== the test suite under AddressSanitizer and UndefinedBehaviorSanitizer"
+  # SystemC switches stacks for its threads; ASan cannot follow that for fake stacks.
+  ASAN_OPTIONS=detect_stack_use_after_return=0:detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+    ctest --test-dir "$dir" --output-on-failure -j "$jobs"
+}
+fuzz_pass() {
+  local dir="$build-fuzz"
+  if [ ! -f "$dir/CMakeCache.txt" ]; then
+    CC=clang CXX=clang++ cmake -S "$root" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPTSIM_FUZZ=ON \
+      -DPTSIM_BUILD_BENCH=OFF >/dev/null
+  fi
+  cmake --build "$dir" -j "$jobs" --target fuzz_scenario fuzz_overrides fuzz_flp fuzz_units >/dev/null \
+    2>"$dir/build.log" || { cat "$dir/build.log" >&2; exit 1; }
+  echo "== fuzzing (${PTSIM_FUZZ_SECONDS:-30} s per harness)"
+  "$root/scripts/run_fuzzers.sh" "$dir" "${PTSIM_FUZZ_SECONDS:-30}"
+}
+
 case "$mode" in
   run) "$build/ptsim" run ;;
-  test) ctest --test-dir "$build" --output-on-failure -j "$jobs" ;;
+  test)
+    if [ "${PTSIM_QUICK:-0}" != 1 ]; then
+      fuzz_pass
+      sanitizer_pass
+    fi
+    # Last, so that its summary closes the output.
+    echo "== the test suite"
+    ctest --test-dir "$build" --output-on-failure -j "$jobs"
+    ;;
   build) ;;
 esac

@@ -60,9 +60,12 @@ control_loop::control_loop(const scenarios::scenario& sc) : sc_(sc), period_s_(s
   // Thermal network over the floorplan: silicon nodes 0..n-1 are the blocks in order.
   for (const auto& b : sc.thermal.fp.blocks()) block_names_.push_back(b.name);
   net_ = thermal::build_block_model(sc.thermal.fp, sc.thermal.package);
-  const auto method = sc.thermal.method == thermal::step_method::exponential
-                          ? thermal::integration_method::exponential
-                          : thermal::integration_method::backward_euler;
+  // Exponential stepping is exact but dense (n^2 memory, n^3 set-up): beyond a few
+  // hundred nodes the sparse backward-Euler sub-steps are the only affordable choice.
+  constexpr std::size_t max_exponential_nodes = 500;
+  const auto method = sc.thermal.method.value_or(net_.size() <= max_exponential_nodes
+                                                     ? thermal::integration_method::exponential
+                                                     : thermal::integration_method::backward_euler);
   solver_ = std::make_unique<thermal::transient_solver>(net_, period_s_, sc.thermal.substeps,
                                                         sc.thermal.ambient.value(), method);
   node_power_.assign(net_.size(), 0.0);

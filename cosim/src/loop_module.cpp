@@ -1,6 +1,9 @@
 #include "loop_module.hpp"
 
 #include <algorithm>
+#include <string>
+
+#include "ptsim/cosim/interrupt.hpp"
 
 namespace ptsim::cosim {
 
@@ -23,6 +26,8 @@ loop_module::loop_module(sc_core::sc_module_name name, control_loop& loop, tlm::
   for (const auto& d : loop.domain_names()) clocks_.push_back(&plat.clock(d));
   comp_in_.resize(ledgers_.size());
   dom_in_.resize(clocks_.size());
+  // SystemC reports sc_stop() as an info message on stdout; stdout is ptsim's own.
+  sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
   SC_HAS_PROCESS(loop_module);
   SC_METHOD(tick);  // first runs at t = 0 to schedule the first tick at T
 }
@@ -31,6 +36,11 @@ void loop_module::tick() {
   if (!started_) {
     started_ = true;
     next_trigger(sc_core::sc_time(period_s_, sc_core::SC_SEC));
+    return;
+  }
+  if (const int sig = interrupt_signal()) {
+    error = "interrupted by signal " + std::to_string(sig);
+    sc_core::sc_stop();
     return;
   }
   ++k_;

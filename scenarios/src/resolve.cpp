@@ -186,8 +186,16 @@ void resolve_thermal(const view& t, scenario& sc) {
   p.r_convec = pk.si("r_convec"); p.c_convec = pk.si("c_convec");
   th.initial = t.str("initial") == "steady" ? thermal::initial_state::steady : thermal::initial_state::ambient;
   view solver = t.at("solver");
-  th.method = solver.str("method") == "backward_euler" ? thermal::step_method::backward_euler
-                                                        : thermal::step_method::exponential;
+  const std::string method = solver.str("method");
+  if (method == "backward_euler") th.method = thermal::integration_method::backward_euler;
+  else if (method == "exponential") th.method = thermal::integration_method::exponential;
+  // Exponential stepping keeps two dense n x n matrices and an O(n^3) eigen-decomposition.
+  const std::size_t nodes = 4 * th.fp.size() + 12;
+  if (method == "exponential" && nodes > 2000)
+    solver.fail("exponential stepping is dense and this floorplan's block model has " + std::to_string(nodes) +
+                    " nodes (" + std::to_string(nodes * nodes * 16 / 1000000) +
+                    " MB, an O(n^3) set-up); use method: auto or backward_euler",
+                "method");
   th.substeps = static_cast<int>(solver.integer("substeps"));
 
   // Every component's power lands on a block: explicitly mapped, or the block of its name.

@@ -129,9 +129,10 @@ schema_ptr thermal_schema() {
        opt("r_convec", quantity(dims::thermal_resistance(), "sink-to-ambient convection resistance", "0.1 K/W")),
        opt("c_convec", quantity(dims::heat_capacity(), "convection heat capacity", "140.4 J/K"))});
   auto solver = object("transient solver",
-                       {opt("method", enumeration({"exponential", "backward_euler"},
-                                                  "exact exponential stepping, or implicit Euler sub-steps",
-                                                  "exponential")),
+                       {opt("method", enumeration({"auto", "exponential", "backward_euler"},
+                                                  "exact exponential stepping (dense), implicit Euler sub-steps "
+                                                  "(sparse), or auto: exponential up to 500 nodes",
+                                                  "auto")),
                         opt("substeps", integer("backward-Euler sub-steps per control period", "8", 1))});
   return object("thermal model",
                 {req("ambient", temperature("ambient temperature")),

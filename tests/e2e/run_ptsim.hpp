@@ -36,11 +36,11 @@ struct scratch {
   ~scratch() { fs::remove_all(dir); }
 };
 
-/// Runs `ptsim ARGS` with cwd = dir.
-inline result run_ptsim(const fs::path& dir, const std::string& args) {
+/// Runs `ptsim ARGS` with cwd = dir (through sh, after an optional shell `prefix`).
+inline result run_ptsim(const fs::path& dir, const std::string& args, const std::string& prefix = "") {
   const fs::path out = dir / ".stdout", err = dir / ".stderr";
-  const std::string cmd = "cd '" + dir.string() + "' && '" PTSIM_BINARY_DIR "/ptsim' " + args + " >'" + out.string() +
-                          "' 2>'" + err.string() + "'";
+  const std::string cmd = "cd '" + dir.string() + "' && (" + prefix + "'" PTSIM_BINARY_DIR "/ptsim' " + args + ") >'" +
+                          out.string() + "' 2>'" + err.string() + "'";
   const int status = std::system(cmd.c_str());
   result r{WIFEXITED(status) ? WEXITSTATUS(status) : 128, slurp(out), slurp(err)};
   fs::remove(out);

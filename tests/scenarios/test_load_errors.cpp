@@ -164,7 +164,7 @@ TEST_CASE("missing required keys") {
 TEST_CASE("a YAML syntax error reports its line") {
   // An unclosed flow mapping: the parser can only notice at the next key it meets, which
   // here is 'policy:' after one blank line.
-  const std::string text = replace_once(default_text(), "  solver: { method: exponential }", "  solver: { method: exponential");
+  const std::string text = replace_once(default_text(), "  solver: { method: auto }", "  solver: { method: auto");
   const position at = position_of(text, "  solver: {");
   const auto ds = load_errors(text);
   REQUIRE(ds.size() == 1);

@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "commands.hpp"
+#include "ptsim/cosim/interrupt.hpp"
 #include "ptsim/cosim/run.hpp"
 #include "ptsim/postproc/report.hpp"
 
@@ -80,12 +81,14 @@ int run(const run_args& a) {
     return exit_bad_input;
   }
   opts.progress = !a.quiet && isatty(STDERR_FILENO);
+  install_interrupt_handlers();
   try {
     const run_outcome out = run_scenario(sc, opts);
     if (a.quiet) std::cout << out.result_file.string() << "\n";
     else print_summary(out);
   } catch (const simulation_error& e) {
-    std::cerr << "ptsim run: simulation stopped: " << e.what() << "\n";
+    std::cerr << "ptsim run: simulation stopped: " << e.what() << "; no result written\n";
+    if (const int sig = interrupt_signal()) return 128 + sig;
     return exit_failed;
   } catch (const std::exception& e) {
     std::cerr << "ptsim run: " << e.what() << "\n";

@@ -1,15 +1,21 @@
+#include <csignal>
 #include <cstdlib>
 #include <iostream>
 
 #include "commands.hpp"
 #include "ptsim/cosim/cli.hpp"
 #include "ptsim/cosim/run.hpp"
+#include "ptsim/postproc/hdf5_library.hpp"
 
 namespace ptsim::cosim {
 
 int main_cli(int argc, char** argv) {
   // SystemC prints a banner on stdout when its kernel starts; stdout is ptsim's own.
   setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
+  // A full disk or a file-size limit must surface as a write error (and a clean exit
+  // that removes the partial file), not as a kill by SIGXFSZ.
+  std::signal(SIGXFSZ, SIG_IGN);
+  postproc::prepare_hdf5_library();
   CLI::App app{"ptsim: power, thermal and performance co-simulation of ML systems"};
   app.set_version_flag("--version", std::string("ptsim ") + version());
   app.require_subcommand(1);

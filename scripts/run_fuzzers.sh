@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Runs every libFuzzer harness of a fuzz build for a bounded time over its seed corpus.
+#   scripts/run_fuzzers.sh BUILD_DIR [SECONDS_EACH]
+# A crash, sanitizer report or leak fails the script and leaves the reproducer in
+# BUILD_DIR/fuzz-artifacts/.
+set -euo pipefail
+build="$1"; seconds="${2:-30}"
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+corpus="$root/tests/fuzz/corpus"
+artifacts="$build/fuzz-artifacts"
+mkdir -p "$artifacts"
+declare -A seeds=(
+  [scenario]="$corpus/scenario $root/scenarios"
+  [overrides]="$corpus/overrides"
+  [flp]="$corpus/flp"
+  [units]="$corpus/units"
+)
+for h in "${!seeds[@]}"; do
+  exe="$build/tests/fuzz/fuzz_$h"
+  [ -x "$exe" ] || { echo "fuzz: $exe is missing (configure with -DPTSIM_FUZZ=ON)" >&2; exit 1; }
+  work="$(mktemp -d)"
+  # The first corpus folder receives new inputs: a scratch copy, never the repository.
+  # shellcheck disable=SC2086
+  if ! "$exe" "$work" ${seeds[$h]} -max_total_time="$seconds" -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
+       -artifact_prefix="$artifacts/$h-" -print_final_stats=1 >"$build/fuzz-$h.log" 2>&1; then
+    echo "fuzz_$h FAILED; see $build/fuzz-$h.log and $artifacts/" >&2
+    tail -40 "$build/fuzz-$h.log" >&2
+    rm -rf "$work"
+    exit 1
+  fi
+  runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$build/fuzz-$h.log" | grep -o '[0-9]*$' || echo "?")
+  echo "fuzz_$h: ok ($runs inputs in ${seconds} s)"
+  rm -rf "$work"
+done
