@@ -63,8 +63,8 @@ fuzz_pass() {
   fi
   cmake --build "$dir" -j "$jobs" --target fuzz_scenario fuzz_overrides fuzz_flp fuzz_units >/dev/null \
     2>"$dir/build.log" || { cat "$dir/build.log" >&2; exit 1; }
-  echo "== fuzzing (${PTSIM_FUZZ_SECONDS:-30} s per harness)"
-  "$root/scripts/run_fuzzers.sh" "$dir" "${PTSIM_FUZZ_SECONDS:-30}"
+  echo "== fuzzing (a fixed seed and input count per harness, at most ${PTSIM_FUZZ_SECONDS:-60} s each)"
+  "$root/scripts/run_fuzzers.sh" "$dir" "${PTSIM_FUZZ_SECONDS:-60}"
 }
 
 case "$mode" in

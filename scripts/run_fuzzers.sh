@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Runs every libFuzzer harness of a fuzz build for a bounded time over its seed corpus.
 #   scripts/run_fuzzers.sh BUILD_DIR [SECONDS_EACH]
+# CI runs are reproducible: a fixed seed (PTSIM_FUZZ_SEED, default 1) and a fixed number
+# of inputs per harness (PTSIM_FUZZ_RUNS=0 for unlimited), with SECONDS_EACH as a cap.
+# For hunting: PTSIM_FUZZ_SEED=0 PTSIM_FUZZ_RUNS=0 scripts/run_fuzzers.sh BUILD 600
 # A crash, sanitizer report or leak fails the script and leaves the reproducer in
 # BUILD_DIR/fuzz-artifacts/.
 set -euo pipefail
@@ -15,20 +18,22 @@ declare -A seeds=(
   [flp]="$corpus/flp"
   [units]="$corpus/units"
 )
+declare -A runs=([scenario]=19000 [overrides]=7000 [flp]=400000 [units]=300000)
 for h in "${!seeds[@]}"; do
+  n="${PTSIM_FUZZ_RUNS:-${runs[$h]}}"; [ "$n" = 0 ] && n=-1
   exe="$build/tests/fuzz/fuzz_$h"
   [ -x "$exe" ] || { echo "fuzz: $exe is missing (configure with -DPTSIM_FUZZ=ON)" >&2; exit 1; }
   work="$(mktemp -d)"
   # The first corpus folder receives new inputs: a scratch copy, never the repository.
   # shellcheck disable=SC2086
-  if ! "$exe" "$work" ${seeds[$h]} -max_total_time="$seconds" -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
+  if ! "$exe" "$work" ${seeds[$h]} -max_total_time="$seconds" -seed="${PTSIM_FUZZ_SEED:-1}" -runs="$n" -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
        -artifact_prefix="$artifacts/$h-" -print_final_stats=1 >"$build/fuzz-$h.log" 2>&1; then
     echo "fuzz_$h FAILED; see $build/fuzz-$h.log and $artifacts/" >&2
     tail -40 "$build/fuzz-$h.log" >&2
     rm -rf "$work"
     exit 1
   fi
-  runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$build/fuzz-$h.log" | grep -o '[0-9]*$' || echo "?")
-  echo "fuzz_$h: ok ($runs inputs in ${seconds} s)"
+  done_runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$build/fuzz-$h.log" | grep -o '[0-9]*$' || echo "?")
+  echo "fuzz_$h: ok ($done_runs inputs)"
   rm -rf "$work"
 done
