@@ -123,6 +123,9 @@ int main(int argc, char** argv) {
   ptsim::tlm::memory mem("lpddr", mc, 1e-3);
   model_init.socket.bind(noc.target);
   noc.initiator.bind(mem.socket);
+  // The address map: every address below 1 << target_address_shift is target 0, the
+  // memory, through the NoC's port 0 (the platform builder sets this up from the graph).
+  noc.add_route(0, 0, mc.latency.value());
 
   sc_core::sc_start();
 

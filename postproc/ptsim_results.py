@@ -1,21 +1,60 @@
-"""Read a ptsim result file (HDF5) into xarray and pandas objects.
+"""Read ptsim result files (HDF5) into xarray and pandas objects.
 
-Uses only Debian's python3-h5py, python3-xarray, python3-h5netcdf and python3-pandas:
+Uses only Debian's python3-h5py, python3-xarray, python3-h5netcdf, python3-pandas and numpy:
 
     import ptsim_results
     run = ptsim_results.open_run("results/phone-camera.h5")
-    run["timeseries"]["temperature"].sel(block="gpu").plot()
+    run["timeseries"]["temperature"].sel(block="npu").plot()
     run["jobs"]["latency_s"].quantile(0.99)
+    runs = ptsim_results.open_sweep(["sweep-out/"])        # one row per run
+    configs = ptsim_results.by_configuration(runs)           # replicates: mean, ci95
 
 The layout is described in DESIGN.md, "HDF5 result file (contract)".
 """
+import math
+import os
+import re
+
 import h5py
 import numpy as np
 import pandas as pd
 import xarray as xr
 
 SCHEMA_MAJOR = 1
-_TABLES = ("jobs", "events", "floorplan")
+_TABLES = ("jobs", "events", "floorplan", "ops", "unit_summary", "domain_summary")
+_OPS_COLUMNS = ("unit", "operator", "start_s", "end_s", "bound_by")
+
+# Which way is better, for metrics whose meaning is fixed (the same table as
+# `ptsim report --best`). Per-domain or per-unit forms ("throttled_fraction[big]") follow
+# their base name.
+HIGHER_IS_BETTER = ("throughput", "perf_per_watt", "completed")
+LOWER_IS_BETTER = ("energy_J", "avg_power_W", "peak_power_W", "peak_temperature_C",
+                   "dvfs_stall_s", "idle_exit_s", "busy_s")
+LOWER_IS_BETTER_PREFIXES = ("latency_", "throttled_")
+LOWER_IS_BETTER_SUFFIXES = ("_bound_s",)
+
+
+# unit_summary's columns that add up to a unit's busy time.
+BUSY_COLUMNS = ("compute_bound_s", "memory_bound_s", "interconnect_bound_s", "dvfs_stall_s",
+                "idle_exit_s")
+
+
+def direction(metric):
+    """'max' or 'min' for a metric; 'max:M' / 'min:M' name it explicitly. ValueError if unknown."""
+    if metric.startswith(("max:", "min:")):
+        return metric[:3]
+    base = metric.split("[", 1)[0]
+    if base in HIGHER_IS_BETTER:
+        return "max"
+    if (base in LOWER_IS_BETTER or base.startswith(LOWER_IS_BETTER_PREFIXES)
+            or base.endswith(LOWER_IS_BETTER_SUFFIXES)):
+        return "min"
+    raise ValueError(f"no known direction for '{metric}': write max:{metric} or min:{metric}")
+
+
+def metric_name(metric):
+    """The metric without a max:/min: prefix."""
+    return metric[4:] if metric.startswith(("max:", "min:")) else metric
 
 
 def _plain(value):
@@ -29,19 +68,52 @@ def _plain(value):
     return value
 
 
+_BARE_DIMENSION = "This is a netCDF dimension but not a netCDF variable"
+
+
+def _is_scale(ds):
+    return _plain(ds.attrs.get("CLASS", b"")) == "DIMENSION_SCALE"
+
+
+def _is_bare_dimension(ds):
+    """A row dimension without values (netCDF-4's marker for a dimension that is not a variable)."""
+    return str(_plain(ds.attrs.get("NAME", b""))).startswith(_BARE_DIMENSION)
+
+
+def _column(ds):
+    if h5py.check_string_dtype(ds.dtype) is not None:
+        return ds.asstr()[()].astype(object)
+    return ds[()]
+
+
 def _frame(group):
-    """One DataFrame from a group of equally long 1-D datasets, columns in stored order."""
-    columns = {}
+    """One DataFrame from a group of equally long 1-D datasets, columns in stored order,
+    indexed by the group's row dimension (its dimension scale)."""
+    columns, index = {}, None
     for name, ds in group.items():
-        if h5py.check_string_dtype(ds.dtype) is not None:
-            columns[name] = ds.asstr()[()].astype(object)
+        if _is_scale(ds) and _is_bare_dimension(ds):
+            index = pd.RangeIndex(ds.shape[0], name=name)
+        elif _is_scale(ds):
+            index = pd.Index(_column(ds), name=name)
         else:
-            columns[name] = ds[()]
-    return pd.DataFrame(columns)
+            columns[name] = _column(ds)
+    frame = pd.DataFrame(columns)
+    if index is not None and len(index) == len(frame):
+        frame.index = index
+    return frame
 
 
 def _units(group):
-    return {name: _plain(ds.attrs["units"]) for name, ds in group.items() if "units" in ds.attrs}
+    return {name: _plain(ds.attrs["units"]) for name, ds in group.items()
+            if "units" in ds.attrs and not _is_scale(ds)}
+
+
+def _check_schema(path, attrs):
+    if "schema_version_major" not in attrs:
+        raise ValueError(f"{path}: not a ptsim result file (no schema_version_major)")
+    if attrs["schema_version_major"] != SCHEMA_MAJOR:
+        raise ValueError(f"{path}: result schema version {attrs.get('schema_version')} "
+                         f"is not supported (this module reads {SCHEMA_MAJOR}.x)")
 
 
 def open_run(path):
@@ -49,29 +121,437 @@ def open_run(path):
 
     Returns a dict: 'timeseries' (xarray.Dataset with dims time, block, component, domain),
     'summary' (metric -> float), 'summary_units' (metric -> unit), 'throughput_units',
-    'jobs', 'events', 'floorplan' (pandas.DataFrame), 'units' (table -> column -> unit),
-    'attrs' (root attributes: ptsim_version, schema_version, scenario, seed, ...).
+    'jobs', 'events', 'floorplan', 'ops', 'unit_summary', 'domain_summary'
+    (pandas.DataFrame; the last three empty for files older than schema 1.1),
+    'ops_limit', 'ops_dropped', 'units' (table -> column -> unit), 'attrs' (root
+    attributes: ptsim_version, schema_version, scenario, seed, ...), 'scenario' (the
+    resolved scenario as {dotted path: value text}) and 'id' (the file name without .h5).
     """
     with h5py.File(path, "r") as f:
         attrs = {k: _plain(v) for k, v in f.attrs.items()}
-        if "schema_version_major" not in attrs:
-            raise ValueError(f"{path}: not a ptsim result file (no schema_version_major)")
-        if attrs["schema_version_major"] != SCHEMA_MAJOR:
-            raise ValueError(f"{path}: result schema version {attrs.get('schema_version')} "
-                             f"is not supported (this module reads {SCHEMA_MAJOR}.x)")
+        _check_schema(path, attrs)
         summary = {name: float(ds[()]) for name, ds in f["summary"].items()}
         summary_units = _units(f["summary"])
         throughput_units = _plain(f["summary"].attrs.get("throughput_units", ""))
-        tables = {name: _frame(f[name]) for name in _TABLES if name in f}
+        tables = {name: _frame(f[name]) if name in f else pd.DataFrame() for name in _TABLES}
+        # The ops times are stored as the run goes, the labels at its end: show them in the
+        # documented order.
+        if set(_OPS_COLUMNS) <= set(tables["ops"].columns):
+            tables["ops"] = tables["ops"][list(_OPS_COLUMNS)]
         units = {name: _units(f[name]) for name in _TABLES if name in f}
+        ops_attrs = f["ops"].attrs if "ops" in f else {}
+        ops_limit = int(ops_attrs.get("limit", 0))
+        ops_dropped = int(ops_attrs.get("dropped", 0))
     with xr.open_dataset(path, group="timeseries", engine="h5netcdf") as ds:
         timeseries = ds.load()
     return {
+        "id": os.path.splitext(os.path.basename(path))[0],
+        "path": path,
         "timeseries": timeseries,
         "summary": summary,
         "summary_units": summary_units,
         "throughput_units": throughput_units,
         **tables,
+        "ops_limit": ops_limit,
+        "ops_dropped": ops_dropped,
         "units": units,
         "attrs": attrs,
+        "scenario": dict(flatten_yaml(attrs.get("scenario", ""))),
     }
+
+
+# --- sweeps and sets of runs ------------------------------------------------------------
+
+def find_runs(inputs):
+    """Result files named by inputs, in order: a file as given; a folder contributes
+    FOLDER/runs/*.h5 for a sweep folder (it has runs/), else FOLDER/*.h5, sorted; .part
+    files (runs being written) are skipped. The same rule as `ptsim report`."""
+    if isinstance(inputs, (str, os.PathLike)):
+        inputs = [inputs]
+    out = []
+    for item in inputs:
+        item = os.fspath(item)
+        if os.path.isdir(item):
+            sweep = os.path.isdir(os.path.join(item, "runs"))
+            folder = os.path.join(item, "runs") if sweep else item
+            found = sorted(os.path.join(folder, n) for n in os.listdir(folder)
+                           if n.endswith(".h5") and os.path.isfile(os.path.join(folder, n)))
+            if not found:
+                raise ValueError(f"{item}: expected result files "
+                                 f"({'runs/*.h5' if sweep else '*.h5'}), found none")
+            out.extend(found)
+        elif os.path.exists(item):
+            out.append(item)
+        else:
+            raise ValueError(f"{item}: no such file or folder")
+    return out
+
+
+def _read_summary(path):
+    with h5py.File(path, "r") as f:
+        attrs = {k: _plain(v) for k, v in f.attrs.items()}
+        _check_schema(path, attrs)
+        summary = {name: float(ds[()]) for name, ds in f["summary"].items()}
+        units = _units(f["summary"])
+        per = {}
+        if "domain_summary" in f:
+            d = _frame(f["domain_summary"])
+            for col in d.columns:
+                for label, value in d[col].items():
+                    per[f"{col}[{label}]"] = float(value)
+        if "unit_summary" in f:
+            u = _frame(f["unit_summary"])
+            for label, row in u.iterrows():
+                per[f"busy_s[{label}]"] = float(sum(row[c] for c in BUSY_COLUMNS))
+                for col in (*BUSY_COLUMNS, "idle_s"):
+                    per[f"{col}[{label}]"] = float(row[col])
+    return attrs, summary, units, per
+
+
+def swept_parameters(scenarios):
+    """Scenario paths whose values differ between runs (seed left out), in document order."""
+    if len(scenarios) < 2:
+        return []
+    paths = []
+    for s in scenarios:
+        for k in s:
+            if k not in paths:
+                paths.append(k)
+    return [p for p in paths if p != "seed"
+            and len({s.get(p, "(unset)") for s in scenarios}) > 1]
+
+
+# More differing paths than this: different scenarios rather than a sweep.
+_MAX_LABEL_PARAMS = 6
+
+
+def short_names(paths):
+    """The shortest dotted suffix of each path that no other path shares."""
+    out = {}
+    for p in paths:
+        parts = p.split(".")
+        out[p] = p
+        for n in range(1, len(parts) + 1):
+            suffix = ".".join(parts[-n:])
+            if not any(q != p and (q == suffix or q.endswith("." + suffix)) for q in paths):
+                out[p] = suffix
+                break
+    return out
+
+
+def open_sweep(inputs):
+    """One row per run of a sweep folder or of a set of result files.
+
+    Columns: run_id (index), path, seed, the swept scenario parameters (by dotted path, as
+    text), the summary metrics, and the per-domain / per-unit values named as
+    `ptsim report` names them ("throttled_fraction[big]", "busy_s[npu]").
+    DataFrame.attrs: 'params' (swept paths), 'units' (metric -> unit), 'config' (run_id
+    -> configuration key, equal for runs that differ only by seed).
+    """
+    paths = find_runs(inputs)
+    rows, scenarios, units = [], [], {}
+    for p in paths:
+        attrs, summary, u, per = _read_summary(p)
+        units.update(u)
+        units.update({k: ("1" if k.startswith("throttled") else "s") for k in per})
+        scenario = dict(flatten_yaml(attrs.get("scenario", "")))
+        scenarios.append(scenario)
+        rows.append({"run_id": os.path.splitext(os.path.basename(p))[0], "path": p,
+                     "seed": int(attrs.get("seed", 0)), **summary, **per})
+    params = swept_parameters(scenarios)
+    if len(params) > _MAX_LABEL_PARAMS:
+        params = []
+    for row, s in zip(rows, scenarios):
+        for p in params:
+            row[p] = s.get(p, "(unset)")
+    frame = pd.DataFrame(rows).set_index("run_id")
+    front = ["path", "seed", *params]
+    frame = frame[front + [c for c in frame.columns if c not in front]]
+    frame.attrs["params"] = params
+    frame.attrs["units"] = units
+    frame.attrs["config"] = {
+        r["run_id"]: "\x1e".join(f"{k}\x1f{v}" for k, v in s.items() if k != "seed")
+        for r, s in zip(rows, scenarios)}
+    return frame
+
+
+def student_t_975(df):
+    """t with P(|T| < t) = 0.95 for Student's t with df degrees of freedom (df >= 1)."""
+    if df < 1:
+        raise ValueError(f"degrees of freedom must be at least 1, got {df}")
+
+    def two_sided(t):  # Abramowitz & Stegun 26.7.3-4: finite series for integer df
+        theta = math.atan(t / math.sqrt(df))
+        s, c2 = math.sin(theta), math.cos(theta) ** 2
+        if df % 2 == 0:
+            term = total = 1.0
+            for k in range(2, df - 1, 2):
+                term *= (k - 1) / k * c2
+                total += term
+            return s * total
+        if df == 1:
+            return 2 * theta / math.pi
+        term = total = math.cos(theta)
+        for k in range(3, df - 1, 2):
+            term *= (k - 1) / k * c2
+            total += term
+        return 2 / math.pi * (theta + s * total)
+
+    lo, hi = 0.0, 1e3
+    for _ in range(200):
+        mid = 0.5 * (lo + hi)
+        if two_sided(mid) < 0.95:
+            lo = mid
+        else:
+            hi = mid
+        if hi - lo <= 1e-14 * hi:
+            break
+    return 0.5 * (lo + hi)
+
+
+def mean_ci95(values):
+    """(mean, 95% CI half-width, n) of the finite values; half-width NaN for n < 2."""
+    v = np.asarray([x for x in values if np.isfinite(x)], dtype=float)
+    if len(v) == 0:
+        return math.nan, math.nan, 0
+    if len(v) < 2:
+        return float(v.mean()), math.nan, 1
+    half = student_t_975(len(v) - 1) * v.std(ddof=1) / math.sqrt(len(v))
+    return float(v.mean()), float(half), len(v)
+
+
+def by_configuration(runs):
+    """Runs of open_sweep grouped by configuration (runs that differ only by seed): one row
+    per configuration in the order of its first run, with each metric's mean, a
+    '<metric>_ci95' column (95% CI half-width, Student t; NaN for a single run), 'n', 'runs'
+    (run ids), the swept parameters and 'label' (short "name=value, ..." or the run id)."""
+    params = runs.attrs.get("params", [])
+    names = short_names(params)
+    config = runs.attrs["config"]
+    metrics = [c for c in runs.columns
+               if c not in ("path", "seed", *params) and pd.api.types.is_numeric_dtype(runs[c])]
+    order, groups = [], {}
+    for run_id in runs.index:
+        key = config[run_id]
+        if key not in groups:
+            order.append(key)
+            groups[key] = []
+        groups[key].append(run_id)
+    rows = []
+    for key in order:
+        ids = groups[key]
+        part = runs.loc[ids]
+        row = {p: part[p].iloc[0] for p in params}
+        if params:
+            row["label"] = ", ".join(f"{names[p]}={row[p]}" for p in params)
+        else:
+            row["label"] = ids[0] if len(ids) == 1 else f"{ids[0]} ({len(ids)} seeds)"
+        row["n"] = len(ids)
+        row["runs"] = ids
+        for m in metrics:
+            mean, half, _ = mean_ci95(part[m].to_numpy(dtype=float))
+            row[m] = mean
+            row[m + "_ci95"] = half
+        rows.append(row)
+    out = pd.DataFrame(rows)
+    out.attrs["params"] = params
+    out.attrs["units"] = runs.attrs.get("units", {})
+    return out
+
+
+# --- the resolved scenario as dotted paths ----------------------------------------------
+
+def flatten_yaml(text):
+    """The resolved scenario YAML (as ptsim writes it) as [(dotted path, scalar text)]:
+    maps by key, sequences by index, the same paths as `ptsim run --set`. Handles block
+    maps and sequences, flow collections and quoted scalars: what ptsim's emitter writes."""
+    node = _Yaml(text).document()
+    out = []
+
+    def walk(n, path):
+        if isinstance(n, dict):
+            for k, v in n.items():
+                walk(v, f"{path}.{k}" if path else k)
+        elif isinstance(n, list):
+            for i, v in enumerate(n):
+                walk(v, f"{path}.{i}" if path else str(i))
+        else:
+            out.append((path, n))
+
+    if node is not None:
+        walk(node, "")
+    return out
+
+
+class _Yaml:
+    """A small reader for the block/flow YAML subset that ptsim's emitter writes."""
+
+    def __init__(self, text):
+        self.lines = []
+        for raw in text.splitlines():
+            stripped = raw.strip()
+            if not stripped or stripped.startswith("#") or stripped in ("---", "..."):
+                continue
+            self.lines.append((len(raw) - len(raw.lstrip(" ")), raw.strip(" ")))
+        self.i = 0
+
+    def document(self):
+        if not self.lines:
+            return None
+        return self.block(self.lines[0][0])
+
+    def block(self, indent):
+        if self.lines[self.i][1].startswith("-") and self.lines[self.i][1][1:2] in ("", " "):
+            return self.sequence(indent)
+        return self.mapping(indent)
+
+    def sequence(self, indent):
+        items = []
+        while self.i < len(self.lines):
+            ind, line = self.lines[self.i]
+            if ind != indent or not (line == "-" or line.startswith("- ")):
+                break
+            rest = line[1:].lstrip(" ")
+            if not rest:
+                self.i += 1
+                items.append(self.nested(indent))
+            elif _split_key(rest) is not None and not rest.startswith(("{", "[", '"', "'")):
+                # "- key: value": a mapping whose first key sits after the dash
+                self.lines[self.i] = (ind + (len(line) - len(rest)), rest)
+                items.append(self.mapping(ind + (len(line) - len(rest))))
+            else:
+                self.i += 1
+                items.append(self.value(rest, indent))
+        return items
+
+    def mapping(self, indent):
+        out = {}
+        while self.i < len(self.lines):
+            ind, line = self.lines[self.i]
+            if ind != indent:
+                break
+            kv = _split_key(line)
+            if kv is None:
+                raise ValueError(f"scenario YAML: expected 'key: value', found '{line}'")
+            key, rest = kv
+            self.i += 1
+            out[key] = self.nested(indent) if rest == "" else self.value(rest, indent)
+        return out
+
+    def nested(self, indent):
+        if self.i < len(self.lines):
+            ind, line = self.lines[self.i]
+            # A block sequence may sit at its key's own indentation.
+            if ind > indent or (ind == indent and (line == "-" or line.startswith("- "))):
+                return self.block(ind)
+        return "null"
+
+    def value(self, text, indent):
+        if text in ("|", ">", "|-", ">-", "|+", ">+"):
+            parts = []
+            while self.i < len(self.lines) and self.lines[self.i][0] > indent:
+                parts.append(self.lines[self.i][1])
+                self.i += 1
+            joined = ("\n" if text.startswith("|") else " ").join(parts)
+            return joined + ("\n" if not text.endswith("-") else "")
+        node, end = _flow(text, 0)
+        return node
+
+
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", '"': '"', "\\": "\\", "/": "/", "0": "\0"}
+
+
+def _quoted(text, i):
+    """A quoted scalar starting at text[i]; returns (value, index after it)."""
+    q = text[i]
+    out, i = [], i + 1
+    while i < len(text):
+        c = text[i]
+        if q == "'" and c == "'":
+            if text[i + 1:i + 2] == "'":
+                out.append("'")
+                i += 2
+                continue
+            return "".join(out), i + 1
+        if q == '"' and c == "\\":
+            e = text[i + 1:i + 2]
+            if e in ("x", "u", "U"):
+                n = {"x": 2, "u": 4, "U": 8}[e]
+                out.append(chr(int(text[i + 2:i + 2 + n], 16)))
+                i += 2 + n
+                continue
+            out.append(_ESCAPES.get(e, e))
+            i += 2
+            continue
+        if q == '"' and c == '"':
+            return "".join(out), i + 1
+        out.append(c)
+        i += 1
+    raise ValueError(f"scenario YAML: unterminated quoted scalar in '{text}'")
+
+
+def _split_key(line):
+    """(key, rest) of 'key: rest' / 'key:' with the key unquoted, or None."""
+    if line.startswith(('"', "'")):
+        key, end = _quoted(line, 0)
+        rest = line[end:]
+        if rest.startswith(":") and (len(rest) == 1 or rest[1] == " "):
+            return key, rest[1:].strip(" ")
+        return None
+    m = re.search(r":( |$)", line)
+    if m is None or line.startswith(("{", "[")):
+        return None
+    return line[:m.start()].rstrip(" "), line[m.end():].strip(" ")
+
+
+def _plain_scalar(text):
+    return "null" if text in ("", "~", "null", "Null", "NULL") else text
+
+
+def _flow(text, i, inside=False):
+    """A flow node at text[i]: {..}, [..], a quoted or a plain scalar. Returns (node, end)."""
+    while i < len(text) and text[i] == " ":
+        i += 1
+    if i < len(text) and text[i] in "{[":
+        close = "}" if text[i] == "{" else "]"
+        is_map = text[i] == "{"
+        items = {} if is_map else []
+        i += 1
+        while True:
+            while i < len(text) and text[i] == " ":
+                i += 1
+            if i < len(text) and text[i] == close:
+                return items, i + 1
+            if is_map:
+                key, i = _flow(text, i, True)
+                while i < len(text) and text[i] == " ":
+                    i += 1
+                if i < len(text) and text[i] == ":":
+                    value, i = _flow(text, i + 1, True)
+                else:
+                    value = "null"
+                items[key] = value
+            else:
+                value, i = _flow(text, i, True)
+                items.append(value)
+            while i < len(text) and text[i] == " ":
+                i += 1
+            if i < len(text) and text[i] == ",":
+                i += 1
+            elif i < len(text) and text[i] == close:
+                return items, i + 1
+            else:
+                raise ValueError(f"scenario YAML: malformed flow collection '{text}'")
+    if i < len(text) and text[i] in "\"'":
+        return _quoted(text, i)
+    if not inside:
+        return _plain_scalar(text[i:].strip(" ")), len(text)
+    j = i
+    while j < len(text):
+        c = text[j]
+        if c in ",]}":
+            break
+        if c == ":" and (j + 1 == len(text) or text[j + 1] in " ,]}"):
+            break
+        j += 1
+    return _plain_scalar(text[i:j].strip(" ")), j

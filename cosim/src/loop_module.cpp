@@ -59,7 +59,7 @@ void loop_module::tick() {
     const auto avg = clocks_[d]->collect(now);
     dom_in_[d] = {avg.hz, avg.volts, avg.v2f};
   }
-  try {
+  if (enabled) try {
     const auto& decisions = loop_.tick(now, comp_in_, dom_in_);
     for (const auto& dec : decisions) clocks_[dec.domain]->request(now, dec.hz, dec.volts, now + latency_s_[dec.domain]);
     if (after_tick) after_tick(now, decisions);

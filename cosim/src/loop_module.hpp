@@ -19,6 +19,8 @@ class loop_module : public sc_core::sc_module {
   std::function<void(double now_s, const std::vector<dvfs_decision>&)> after_tick;
   /// Set when the loop failed (e.g. thermal runaway); the simulation is stopped.
   std::string error;
+  /// false: each tick only drains the ledgers and clocks (no loop work, no after_tick).
+  bool enabled = true;
 
  private:
   void tick();

@@ -52,4 +52,68 @@ void recorder::after_tick(double now_s) {
   ticks_ = 0;
 }
 
+activity_recorder::activity_recorder(postproc::result_writer& w, tlm::platform& plat,
+                                     double duration_s, bool record_ops)
+    : w_(w), duration_s_(duration_s), record_ops_(record_ops) {
+  for (std::size_t b = 0; b < tlm::bound_kinds; ++b)
+    bound_label_[b] = w.op_label(tlm::to_string(static_cast<tlm::bound_by>(b)));
+  units_.resize(plat.units().size());
+  for (std::size_t i = 0; i < units_.size(); ++i) {
+    tlm::compute_unit& cu = *plat.units()[i];
+    units_[i].unit = &cu;
+    units_[i].label = w.op_label(cu.basename());
+    unit_sums* u = &units_[i];
+    cu.on_op = [this, u](const tlm::op_record& r) { on_op(*u, r); };
+  }
+}
+
+void activity_recorder::on_op(unit_sums& u, const tlm::op_record& r) {
+  if (record_ops_) {
+    op_label& l = op_label_[r.operation];
+    if (l.name != r.operation->name || l.name.empty()) l = {r.operation->name, w_.op_label(r.operation->name)};
+    w_.add_op(u.label, l.id, r.start_s, r.end_s, bound_label_[static_cast<std::size_t>(r.bound)]);
+  }
+  if (r.end_s <= duration_s_) ++u.ops_in_run;
+}
+
+void activity_recorder::after_tick(const control_loop& loop, double period_s) {
+  const auto& th = loop.domain_throttled();
+  const auto& why = loop.domain_throttle_reason();
+  if (throttled_s_.size() != th.size())
+    for (auto* v : {&throttled_s_, &thermal_s_, &power_s_}) v->assign(th.size(), 0.0);
+  for (std::size_t d = 0; d < th.size(); ++d) {
+    if (th[d]) throttled_s_[d] += period_s;
+    if (d < why.size() && why[d] == throttle_reason::thermal) thermal_s_[d] += period_s;
+    if (d < why.size() && why[d] == throttle_reason::power) power_s_[d] += period_s;
+  }
+}
+
+void activity_recorder::finish(const control_loop& loop) {
+  std::vector<postproc::unit_time_row> rows;
+  for (const auto& u : units_) {
+    using tlm::bound_by;
+    postproc::unit_time_row row;
+    row.unit = u.unit->basename();
+    row.compute_bound_s = u.unit->bound_seconds(bound_by::compute);
+    row.memory_bound_s = u.unit->bound_seconds(bound_by::memory);
+    row.interconnect_bound_s = u.unit->bound_seconds(bound_by::interconnect);
+    row.dvfs_stall_s = u.unit->bound_seconds(bound_by::dvfs);
+    row.idle_exit_s = u.unit->bound_seconds(bound_by::idle_exit);
+    // Whole operators are counted: the last one may end a little after the run (units run
+    // ahead by up to a quantum), and one still running at the end is not counted at all.
+    row.idle_s = std::max(0.0, duration_s_ - row.busy_s());
+    row.ops = u.ops_in_run;
+    rows.push_back(row);
+  }
+  w_.set_unit_summary(rows);
+  std::vector<postproc::domain_summary_row> doms;
+  const auto& names = loop.domain_names();
+  const auto share = [this](const std::vector<double>& v, std::size_t d) {
+    return d < v.size() && duration_s_ > 0 ? v[d] / duration_s_ : 0.0;
+  };
+  for (std::size_t d = 0; d < names.size(); ++d)
+    doms.push_back({names[d], share(throttled_s_, d), share(thermal_s_, d), share(power_s_, d)});
+  w_.set_domain_summary(doms);
+}
+
 }  // namespace ptsim::cosim

@@ -2,10 +2,13 @@
 // Samples the loop every record period into the result writer: power, frequency,
 // voltage and utilisation as averages over the record window ending at `time` (so the
 // timeseries integrates to the run's energy); temperature as the value at `time`.
+#include <array>
+#include <unordered_map>
 #include <vector>
 
 #include "ptsim/cosim/control_loop.hpp"
 #include "ptsim/postproc/result_file.hpp"
+#include "ptsim/tlm/platform.hpp"
 
 namespace ptsim::cosim {
 
@@ -21,6 +24,43 @@ class recorder {
   int ticks_per_record_;
   int ticks_ = 0;
   std::vector<double> power_, hz_, volts_, util_, temp_c_, throttled_;
+};
+
+/// Operator executions (the `ops` table, when recording), where each compute unit's time
+/// went (from the unit's own accounting of what bound it), and per-domain throttle
+/// residency by reason. The summaries are kept even with recording off: they cost a few
+/// additions per operator and per tick.
+class activity_recorder {
+ public:
+  activity_recorder(postproc::result_writer& w, tlm::platform& plat, double duration_s,
+                    bool record_ops);
+  /// Called after every control tick (period_s long).
+  void after_tick(const control_loop& loop, double period_s);
+  /// Hands unit_summary and domain_summary to the writer; call once, at the end.
+  void finish(const control_loop& loop);
+
+ private:
+  struct unit_sums {
+    const tlm::compute_unit* unit = nullptr;
+    std::uint32_t label = 0;  ///< the unit's name in the ops table
+    std::uint64_t ops_in_run = 0;
+  };
+  void on_op(unit_sums& u, const tlm::op_record& r);
+
+  postproc::result_writer& w_;
+  double duration_s_;
+  bool record_ops_;
+  std::vector<unit_sums> units_;  // indexed like plat.units(); never resized after wiring
+  std::vector<double> throttled_s_, thermal_s_, power_s_;
+  // Label ids of the ops table, so that recording an operator costs a lookup rather than
+  // string copies: operators by address, with the name seen there (a graph rebuilt in place,
+  // as LLM iterations are, may put another operator at the same address); bound_by by kind.
+  struct op_label {
+    std::string name;
+    std::uint32_t id = 0;
+  };
+  std::unordered_map<const tlm::op*, op_label> op_label_;
+  std::array<std::uint32_t, tlm::bound_kinds> bound_label_{};
 };
 
 /// The timeseries layout ptsim writes (coordinates and variables with units).

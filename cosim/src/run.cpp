@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <ctime>
 
 #include "ptsim/cosim/control_loop.hpp"
@@ -79,6 +80,10 @@ run_outcome run_scenario(const scenarios::scenario& sc, const run_options& opts)
   loop_module lm("control_loop", loop, plat, T, latency);
   const int ticks_per_record = static_cast<int>(std::lround(sc.record_period.value() / T));
   recorder rec(writer, loop, ticks_per_record);
+  writer.set_ops_limit(opts.ops_limit);
+  activity_recorder activity(writer, plat, sc.duration.value(), opts.record);
+  lm.enabled = opts.closed_loop;
+  std::vector<double> component_energy_J(loop.component_names().size(), 0.0);  // for job energy
   run_totals totals;
   totals.duration_s = sc.duration.value();
   totals.peak_temperature_K = sc.thermal.ambient.value();
@@ -86,8 +91,10 @@ run_outcome run_scenario(const scenarios::scenario& sc, const run_options& opts)
   progress_meter progress(opts.progress, sc.duration.value());
 
   lm.after_tick = [&](double now, const std::vector<dvfs_decision>& decisions) {
-    rec.after_tick(now);
+    if (opts.record) rec.after_tick(now);
+    activity.after_tick(loop, T);
     totals.energy_J += loop.platform_power_W() * T;
+    for (std::size_t i = 0; i < component_energy_J.size(); ++i) component_energy_J[i] += loop.component_power_W()[i] * T;
     totals.peak_power_W = std::max(totals.peak_power_W, loop.platform_power_W());
     for (double t : loop.block_temperature_K()) totals.peak_temperature_K = std::max(totals.peak_temperature_K, t);
     bool any = false;
@@ -127,6 +134,22 @@ run_outcome run_scenario(const scenarios::scenario& sc, const run_options& opts)
   progress.finish();
   if (!lm.error.empty()) throw simulation_error(lm.error);
 
+  // Energy attributed to a job: each compute unit's energy split by busy time (its idle
+  // energy included), plus the other components' energy split by total busy time.
+  std::map<std::string, double> joules_per_busy_s;
+  double busy_all_s = 0, other_J = 0;
+  for (std::size_t i = 0; i < component_energy_J.size(); ++i) {
+    bool compute = false;
+    for (const auto& u : plat.units()) {
+      if (loop.component_names()[i] != u->basename()) continue;
+      compute = true;
+      double busy = 0;
+      for (std::size_t b = 0; b < tlm::bound_kinds; ++b) busy += u->bound_seconds(static_cast<tlm::bound_by>(b));
+      busy_all_s += busy;
+      if (busy > 0) joules_per_busy_s[u->basename()] = component_energy_J[i] / busy;
+    }
+    if (!compute) other_J += component_energy_J[i];
+  }
   // Jobs: every request that finished within the run.
   for (const auto& r : plat.workload().finished()) {
     postproc::job_row row;
@@ -137,12 +160,29 @@ run_outcome run_scenario(const scenarios::scenario& sc, const run_options& opts)
     row.start_s = r.start_s;
     row.finish_s = r.finish_s;
     row.latency_s = r.finish_s - r.arrival_s;
+    row.first_token_s = r.first_token_s;
+    row.tokens_in = r.tokens_in;
+    row.tokens_out = r.tokens_out;
+    for (const auto& [unit, busy] : r.busy_s) {
+      auto it = joules_per_busy_s.find(unit);
+      if (it != joules_per_busy_s.end()) row.energy_J += busy * it->second;
+      if (busy_all_s > 0) row.energy_J += other_J * busy / busy_all_s;
+    }
     writer.add_job(row);
     totals.latencies_s.push_back(row.latency_s);
   }
   totals.completed = plat.workload().finished().size();
-  const postproc::run_summary summary = summarize(totals);
+  totals.throughput_units = plat.workload().throughput_units();
+  postproc::run_summary summary = summarize(totals);
+  {
+    // Throughput counts what the workload reports (tokens, or inferences of batched requests).
+    const double throughput = totals.duration_s > 0 ? plat.workload().throughput_count() / totals.duration_s : 0;
+    const double avg_power = summary.metrics["avg_power_W"].value;
+    summary.metrics["throughput"].value = throughput;
+    summary.metrics["perf_per_watt"].value = avg_power > 0 ? throughput / avg_power : 0;
+  }
   writer.set_summary(summary);
+  activity.finish(loop);
   const double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   writer.commit(wall);

@@ -1,6 +1,11 @@
 #include "h5_io.hpp"
 
+#include "layout.hpp"
+
+#include <hdf5_hl.h>
+
 #include <algorithm>
+#include <stdexcept>
 
 namespace ptsim::postproc::h5 {
 
@@ -196,9 +201,11 @@ handle create_extendible(hid_t loc, const std::string& name, const extendible_sp
   handle space{ctx.check(H5Screate_simple(rank, dims, max_dims), what), H5Sclose};
   handle dcpl{ctx.check(H5Pcreate(H5P_DATASET_CREATE), what), H5Pclose};
   ctx.check_status(H5Pset_chunk(dcpl.get(), rank, chunk), what);
-  if (spec.compress && spec.type != column_type::str) {
-    ctx.check_status(H5Pset_shuffle(dcpl.get()), what);
-    ctx.check_status(H5Pset_deflate(dcpl.get(), 4), what);
+  if (spec.compress) {
+    // Variable-length strings: the filter compresses the heap ids (16 B a row), which
+    // otherwise fill whole chunks on disk even for a handful of rows.
+    if (spec.type != column_type::str) ctx.check_status(H5Pset_shuffle(dcpl.get()), what);
+    ctx.check_status(H5Pset_deflate(dcpl.get(), layout::deflate_level), what);
   }
   handle str_type;
   hid_t type = file_type_of(spec.type);
@@ -206,8 +213,11 @@ handle create_extendible(hid_t loc, const std::string& name, const extendible_sp
     str_type = utf8_string_type(ctx);
     type = str_type.get();
   }
+  handle dapl{ctx.check(H5Pcreate(H5P_DATASET_ACCESS), what), H5Pclose};
+  if (!spec.chunk_cache)
+    ctx.check_status(H5Pset_chunk_cache(dapl.get(), 0, 0, H5D_CHUNK_CACHE_W0_DEFAULT), what);
   return {ctx.check(H5Dcreate2(loc, name.c_str(), type, space.get(), H5P_DEFAULT, dcpl.get(),
-                               H5P_DEFAULT),
+                               dapl.get()),
                     what),
           H5Dclose};
 }
@@ -263,6 +273,101 @@ handle create_string_dataset(hid_t loc, const std::string& name,
                      "cannot write dataset '" + name + "'");
   }
   return ds;
+}
+
+namespace {
+
+// A 1-D chunked, compressed dataset of `rows` elements (growable, so any chunk size fits).
+handle create_filled(hid_t loc, const std::string& name, hid_t file_type, hsize_t rows,
+                     hsize_t chunk_rows, bool shuffle, const context& ctx) {
+  const std::string what = "cannot create dataset '" + name + "'";
+  const hsize_t max_rows = H5S_UNLIMITED;
+  const hsize_t chunk = std::max<hsize_t>(1, std::min(chunk_rows, std::max<hsize_t>(rows, 1)));
+  handle space{ctx.check(H5Screate_simple(1, &rows, &max_rows), what), H5Sclose};
+  handle dcpl{ctx.check(H5Pcreate(H5P_DATASET_CREATE), what), H5Pclose};
+  ctx.check_status(H5Pset_chunk(dcpl.get(), 1, &chunk), what);
+  if (shuffle) ctx.check_status(H5Pset_shuffle(dcpl.get()), what);
+  ctx.check_status(H5Pset_deflate(dcpl.get(), layout::deflate_level), what);
+  return {ctx.check(H5Dcreate2(loc, name.c_str(), file_type, space.get(), H5P_DEFAULT,
+                               dcpl.get(), H5P_DEFAULT),
+                    what),
+          H5Dclose};
+}
+
+}  // namespace
+
+handle create_fixed_labels(hid_t loc, const std::string& name, const std::vector<std::string>& labels,
+                           const std::vector<std::uint32_t>& ids, hsize_t chunk_rows, const context& ctx) {
+  const std::string what = "cannot write dataset '" + name + "'";
+  std::size_t width = 1;
+  std::vector<bool> used(labels.size(), false);
+  for (std::uint32_t id : ids) used.at(id) = true;
+  for (std::size_t l = 0; l < labels.size(); ++l)
+    if (used[l]) width = std::max(width, labels[l].size());
+  handle type{ctx.check(H5Tcopy(H5T_C_S1), what), H5Tclose};
+  ctx.check_status(H5Tset_size(type.get(), width), what);
+  ctx.check_status(H5Tset_strpad(type.get(), H5T_STR_NULLPAD), what);
+  ctx.check_status(H5Tset_cset(type.get(), H5T_CSET_UTF8), what);
+  handle ds = create_filled(loc, name, type.get(), ids.size(), chunk_rows, false, ctx);
+  if (!ids.empty()) {
+    std::string buf(width * ids.size(), '\0');
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+      const std::string& l = labels[ids[i]];
+      std::copy(l.begin(), l.end(), buf.begin() + static_cast<std::ptrdiff_t>(i * width));
+    }
+    ctx.check_status(H5Dwrite(ds.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, buf.data()),
+                     what);
+  }
+  return ds;
+}
+
+handle create_fixed_strings(hid_t loc, const std::string& name,
+                            const std::vector<std::string>& values, hsize_t chunk_rows,
+                            const context& ctx) {
+  std::vector<std::uint32_t> ids(values.size());
+  for (std::size_t i = 0; i < ids.size(); ++i) ids[i] = static_cast<std::uint32_t>(i);
+  return create_fixed_labels(loc, name, values, ids, chunk_rows, ctx);
+}
+
+handle create_column(hid_t loc, const std::string& name, column_type type, const void* data,
+                     hsize_t rows, hsize_t chunk_rows, const context& ctx) {
+  if (type == column_type::str)
+    throw std::logic_error("create_column takes numbers; strings go to create_fixed_strings");
+  handle ds = create_filled(loc, name, file_type_of(type), rows, chunk_rows, true, ctx);
+  if (rows > 0)
+    ctx.check_status(H5Dwrite(ds.get(), mem_type_of(type), H5S_ALL, H5S_ALL, H5P_DEFAULT, data),
+                     "cannot write dataset '" + name + "'");
+  return ds;
+}
+
+void attach_row_scale(hid_t scale, const std::string& dim, const std::vector<hid_t>& columns,
+                      const context& ctx) {
+  ctx.check_status(H5DSset_scale(scale, dim.c_str()), "cannot make '" + dim + "' a scale");
+  attach_scale(scale, columns, ctx);
+}
+
+void attach_scale(hid_t scale, const std::vector<hid_t>& columns, const context& ctx) {
+  for (hid_t c : columns) ctx.check_status(H5DSattach_scale(c, scale, 0), "cannot attach a dimension scale");
+}
+
+handle create_dimension_only(hid_t loc, const std::string& name, const context& ctx) {
+  const std::string what = "cannot create dimension '" + name + "'";
+  const hsize_t rows = 0, max_rows = H5S_UNLIMITED, chunk = 1024;
+  handle space{ctx.check(H5Screate_simple(1, &rows, &max_rows), what), H5Sclose};
+  handle dcpl{ctx.check(H5Pcreate(H5P_DATASET_CREATE), what), H5Pclose};
+  ctx.check_status(H5Pset_chunk(dcpl.get(), 1, &chunk), what);
+  // Never written: no chunk is ever allocated or filled.
+  ctx.check_status(H5Pset_fill_time(dcpl.get(), H5D_FILL_TIME_NEVER), what);
+  handle ds{ctx.check(H5Dcreate2(loc, name.c_str(), H5T_IEEE_F32LE, space.get(), H5P_DEFAULT, dcpl.get(),
+                                 H5P_DEFAULT),
+                      what),
+            H5Dclose};
+  ctx.check_status(H5DSset_scale(ds.get(), netcdf_dimension_only), what);
+  return ds;
+}
+
+void set_rows(hid_t ds, hsize_t rows, const context& ctx) {
+  ctx.check_status(H5Dset_extent(ds, &rows), "cannot resize a dimension");
 }
 
 handle create_scalar(hid_t loc, const std::string& name, double value, const context& ctx) {

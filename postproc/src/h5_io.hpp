@@ -44,7 +44,10 @@ struct extendible_spec {
   column_type type = column_type::f64;
   hsize_t n_cols = 0;        ///< 0: 1-D (rows); otherwise 2-D (rows, n_cols)
   hsize_t chunk_rows = 256;
-  bool compress = true;      ///< deflate 4 + shuffle (numbers only)
+  bool compress = true;      ///< deflate (+ shuffle for numbers; strings: their heap ids)
+  /// false: no chunk cache, so that each write of whole chunks compresses and stores them
+  /// there and then (on the thread that writes), not when the file closes.
+  bool chunk_cache = true;
 };
 
 /// An empty dataset that grows along its first axis.
@@ -58,6 +61,32 @@ void append_strings(hid_t ds, const std::vector<std::string>& values, const cont
 /// A fixed-size 1-D dataset of strings (coordinate labels).
 handle create_string_dataset(hid_t loc, const std::string& name,
                              const std::vector<std::string>& values, const context& ctx);
+/// A chunked, compressed 1-D dataset of fixed-length UTF-8 strings as long as the longest
+/// value: far smaller than variable-length strings for long tables of repeated labels.
+handle create_fixed_strings(hid_t loc, const std::string& name,
+                            const std::vector<std::string>& values, hsize_t chunk_rows,
+                            const context& ctx);
+/// The same for a column of labels given as ids into `labels` (each id < labels.size()).
+handle create_fixed_labels(hid_t loc, const std::string& name, const std::vector<std::string>& labels,
+                           const std::vector<std::uint32_t>& ids, hsize_t chunk_rows, const context& ctx);
+/// A chunked, compressed 1-D dataset of numbers, written in one go.
+handle create_column(hid_t loc, const std::string& name, column_type type, const void* data,
+                     hsize_t rows, hsize_t chunk_rows, const context& ctx);
+/// Makes `scale` the dimension scale `dim` and attaches it to every dataset in `columns`.
+void attach_row_scale(hid_t scale, const std::string& dim, const std::vector<hid_t>& columns,
+                      const context& ctx);
+/// What netCDF-4 names a dimension scale that is a bare dimension, not a coordinate
+/// variable: h5netcdf (so xarray) then shows the dimension without a variable.
+inline constexpr const char* netcdf_dimension_only =
+    "This is a netCDF dimension but not a netCDF variable.";
+/// A row dimension `name` with no values: an extendible dataset that never stores data,
+/// marked as a bare netCDF dimension. Attach columns with attach_scale.
+handle create_dimension_only(hid_t loc, const std::string& name, const context& ctx);
+/// Attaches an existing scale to axis 0 of each dataset.
+void attach_scale(hid_t scale, const std::vector<hid_t>& columns, const context& ctx);
+/// Sets the length of a 1-D extendible dataset (a bare dimension follows its columns).
+void set_rows(hid_t ds, hsize_t rows, const context& ctx);
+
 /// A scalar float64 dataset.
 handle create_scalar(hid_t loc, const std::string& name, double value, const context& ctx);
 

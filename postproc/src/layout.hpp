@@ -2,6 +2,8 @@
 // Names and shapes of the result file, shared by writer and reader so that they cannot drift.
 #include <hdf5.h>
 
+#include <cstddef>
+
 namespace ptsim::postproc::layout {
 
 // Root attributes.
@@ -21,6 +23,25 @@ inline constexpr const char* group_jobs = "jobs";
 inline constexpr const char* group_events = "events";
 inline constexpr const char* group_floorplan = "floorplan";
 inline constexpr const char* group_summary = "summary";
+inline constexpr const char* group_ops = "ops";
+inline constexpr const char* group_unit_summary = "unit_summary";
+inline constexpr const char* group_domain_summary = "domain_summary";
+
+// Row dimensions of the tables: each column has one of these attached as an HDF5 dimension
+// scale, so that xarray (h5netcdf) opens every group as a Dataset with no glue code. job,
+// event and op are bare dimensions (no stored values); block, unit and domain hold labels.
+inline constexpr const char* jobs_dim = "job";
+inline constexpr const char* events_dim = "event";
+inline constexpr const char* ops_dim = "op";
+inline constexpr const char* floorplan_dim = "block";
+inline constexpr const char* unit_dim = "unit";
+inline constexpr const char* domain_dim = "domain";
+
+// ops group attributes.
+inline constexpr const char* attr_ops_limit = "limit";
+inline constexpr const char* attr_ops_dropped = "dropped";
+/// xarray decodes fixed-length byte strings to str when this attribute says how.
+inline constexpr const char* attr_encoding = "_Encoding";
 
 inline constexpr const char* time_name = "time";
 inline constexpr const char* attr_units = "units";
@@ -33,7 +54,13 @@ inline constexpr const char* throughput_metric = "throughput";
 inline constexpr const char* seconds = "s";
 
 // Rows buffered in memory and written as one chunk: one HDF5 write per chunk, not per sample.
-inline constexpr hsize_t timeseries_chunk_rows = 256;
+// Bigger chunks amortise zlib's per-chunk set-up (1024 rows: 8 KiB a column per domain).
+inline constexpr hsize_t timeseries_chunk_rows = 1024;
 inline constexpr hsize_t table_chunk_rows = 4096;
+/// Full timeseries chunks waiting for the background writer before append_sample waits.
+inline constexpr std::size_t timeseries_chunks_in_flight = 4;
+/// zlib level: 1 compresses these tables within a few percent of level 4 at two thirds of
+/// the time (bench/RESULTS.md, "Recording cost").
+inline constexpr int deflate_level = 1;
 
 }  // namespace ptsim::postproc::layout

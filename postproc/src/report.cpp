@@ -3,14 +3,18 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
+#include <limits>
 #include <stdexcept>
 
+#include "json_text.hpp"
 #include "number_text.hpp"
+#include "text_grid.hpp"
 
 namespace ptsim::postproc {
 
 namespace {
+
+const double nan = std::numeric_limits<double>::quiet_NaN();
 
 // The contract's metrics first, in the order DESIGN.md lists them; any others after, by name.
 const std::vector<std::string>& canonical_order() {
@@ -60,146 +64,303 @@ const metric* find(const run_summary& s, const std::string& name) {
   return it == s.metrics.end() ? nullptr : &it->second;
 }
 
-// Rows of cells: header, then one per metric; `number` prints values, `absent` fills gaps.
-template <typename Number>
-std::vector<std::vector<std::string>> cells(const std::vector<labelled_summary>& runs,
-                                            Number number, const std::string& absent) {
-  std::vector<std::vector<std::string>> rows;
-  std::vector<std::string> header{"metric", "units"};
-  for (const auto& r : runs) header.push_back(r.label);
-  rows.push_back(header);
-  for (const std::string& name : metric_names(runs)) {
-    std::vector<std::string> row{name, units_of(runs, name)};
-    for (const auto& r : runs) {
-      const metric* m = find(r.summary, name);
-      row.push_back(m ? number(m->value) : absent);
-    }
-    rows.push_back(std::move(row));
-  }
-  return rows;
+// Labels in order of first appearance across the entries.
+template <typename Get>
+std::vector<std::string> union_of(const std::vector<labelled_summary>& runs, Get get) {
+  std::vector<std::string> out;
+  for (const auto& r : runs)
+    for (const std::string& k : get(r))
+      if (std::find(out.begin(), out.end(), k) == out.end()) out.push_back(k);
+  return out;
+}
+
+std::vector<std::string> param_names(const std::vector<labelled_summary>& runs) {
+  return union_of(runs, [](const labelled_summary& r) {
+    std::vector<std::string> k;
+    for (const auto& p : r.params) k.push_back(p.first);
+    return k;
+  });
+}
+
+std::vector<std::string> domain_names(const std::vector<labelled_summary>& runs) {
+  return union_of(runs, [](const labelled_summary& r) {
+    std::vector<std::string> k;
+    for (const auto& d : r.domains) k.push_back(d.domain);
+    return k;
+  });
+}
+
+std::vector<std::string> unit_names(const std::vector<labelled_summary>& runs) {
+  return union_of(runs, [](const labelled_summary& r) {
+    std::vector<std::string> k;
+    for (const auto& u : r.units) k.push_back(u.unit);
+    return k;
+  });
+}
+
+std::string param_of(const labelled_summary& r, const std::string& name) {
+  for (const auto& p : r.params)
+    if (p.first == name) return p.second;
+  return {};
+}
+
+const unit_time_row* unit_of(const labelled_summary& r, const std::string& name) {
+  for (const auto& u : r.units)
+    if (u.unit == name) return &u;
+  return nullptr;
+}
+
+// The per-unit quantities, by the names report_value and csv use.
+struct unit_quantity {
+  const char* name;
+  const char* heading;  ///< in the table of where the time went
+  double (*get)(const unit_time_row&);
+};
+
+const std::vector<unit_quantity>& unit_quantities() {
+  static const std::vector<unit_quantity> q{
+      {"busy_s", "busy", [](const unit_time_row& u) { return u.busy_s(); }},
+      {"compute_bound_s", "compute-bound", [](const unit_time_row& u) { return u.compute_bound_s; }},
+      {"memory_bound_s", "memory-bound", [](const unit_time_row& u) { return u.memory_bound_s; }},
+      {"interconnect_bound_s", "interconnect-bound", [](const unit_time_row& u) { return u.interconnect_bound_s; }},
+      {"dvfs_stall_s", "DVFS stall", [](const unit_time_row& u) { return u.dvfs_stall_s; }},
+      {"idle_exit_s", "idle exit", [](const unit_time_row& u) { return u.idle_exit_s; }},
+      {"idle_s", "idle", [](const unit_time_row& u) { return u.idle_s; }},
+  };
+  return q;
+}
+
+struct domain_quantity {
+  const char* name;
+  double (*get)(const domain_summary_row&);
+};
+
+// Per-domain throttle residency: for any reason, then by reason.
+const std::vector<domain_quantity>& domain_quantities() {
+  static const std::vector<domain_quantity> q{
+      {"throttled_fraction", [](const domain_summary_row& d) { return d.throttled_fraction; }},
+      {"throttled_thermal_fraction", [](const domain_summary_row& d) { return d.throttled_thermal_fraction; }},
+      {"throttled_power_fraction", [](const domain_summary_row& d) { return d.throttled_power_fraction; }},
+  };
+  return q;
 }
 
 std::string human_number(double x) { return significant_text(x, 6); }
 
-std::string format_table(const std::vector<labelled_summary>& runs) {
-  const auto rows = cells(runs, human_number, "-");
-  std::vector<std::size_t> width(rows[0].size(), 0);
-  for (const auto& row : rows)
-    for (std::size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], row[c].size());
-  std::string out;
-  auto emit = [&](const std::vector<std::string>& row) {
-    std::string line;
-    for (std::size_t c = 0; c < row.size(); ++c) {
-      if (c) line += "  ";
-      const std::string pad(width[c] - row[c].size(), ' ');
-      // Names and units read left to right; numbers line up on the right.
-      line += c < 2 ? row[c] + pad : pad + row[c];
-    }
-    line.erase(line.find_last_not_of(' ') + 1);
-    out += line + "\n";
-  };
-  emit(rows[0]);
-  std::vector<std::string> rule;
-  for (std::size_t w : width) rule.push_back(std::string(w, '-'));
-  emit(rule);
-  for (std::size_t i = 1; i < rows.size(); ++i) emit(rows[i]);
-  return out;
+// "12.3 ± 0.4" for a group, the plain number for a run.
+std::string human_cell(const labelled_summary& r, const std::string& name, double value) {
+  auto ci = r.ci95.find(name);
+  if (ci == r.ci95.end() || !std::isfinite(ci->second)) return human_number(value);
+  return human_number(value) + " ± " + significant_text(ci->second, 3);
 }
 
-std::string markdown_cell(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '|') out += '\\';
-    out += c;
+bool any_groups(const std::vector<labelled_summary>& runs) {
+  return std::any_of(runs.begin(), runs.end(), [](const auto& r) { return !r.runs.empty(); });
+}
+
+// Parameters, metrics and per-domain throttling: one row each, one column per entry.
+text_grid summary_grid(const std::vector<labelled_summary>& runs, bool human) {
+  text_grid g;
+  g.text_columns = 2;
+  g.header = {"metric", "units"};
+  const bool ci_columns = !human && any_groups(runs);
+  for (const auto& r : runs) {
+    g.header.push_back(r.label);
+    if (ci_columns) g.header.push_back(r.label + " ci95");
   }
+  auto number_cells = [&](std::vector<std::string>& row, const labelled_summary& r,
+                          const std::string& name, double v, bool present) {
+    if (!present) {
+      row.push_back(human ? "-" : "");
+      if (ci_columns) row.push_back("");
+      return;
+    }
+    row.push_back(human ? human_cell(r, name, v) : shortest_text(v));
+    if (ci_columns) {
+      auto ci = r.ci95.find(name);
+      row.push_back(ci != r.ci95.end() && std::isfinite(ci->second) ? shortest_text(ci->second) : "");
+    }
+  };
+  for (const std::string& p : param_names(runs)) {
+    std::vector<std::string> row{p, "param"};
+    for (const auto& r : runs) {
+      row.push_back(param_of(r, p));
+      if (ci_columns) row.push_back("");
+    }
+    g.rows.push_back(std::move(row));
+  }
+  for (const std::string& name : metric_names(runs)) {
+    std::vector<std::string> row{name, units_of(runs, name)};
+    for (const auto& r : runs) {
+      const metric* m = find(r.summary, name);
+      number_cells(row, r, name, m ? m->value : nan, m != nullptr);
+    }
+    g.rows.push_back(std::move(row));
+  }
+  // Per-domain throttling; the split by reason only where some entry has it.
+  for (const auto& q : domain_quantities())
+    for (const std::string& d : domain_names(runs)) {
+      const std::string name = std::string(q.name) + "[" + d + "]";
+      const bool first = &q == &domain_quantities().front();
+      if (!first && std::none_of(runs.begin(), runs.end(), [&](const auto& r) { return report_value(r, name) > 0; }))
+        continue;
+      std::vector<std::string> row{name, "1"};
+      for (const auto& r : runs) {
+        const double v = report_value(r, name);
+        number_cells(row, r, name, v, !std::isnan(v));
+      }
+      g.rows.push_back(std::move(row));
+    }
+  if (!human) {  // csv carries the time breakdown in seconds as rows of the one table
+    for (const std::string& u : unit_names(runs)) {
+      for (const auto& q : unit_quantities()) {
+        const std::string name = std::string(q.name) + "[" + u + "]";
+        std::vector<std::string> row{name, "s"};
+        for (const auto& r : runs) {
+          const double v = report_value(r, name);
+          number_cells(row, r, name, v, !std::isnan(v));
+        }
+        g.rows.push_back(std::move(row));
+      }
+      std::vector<std::string> row{"ops[" + u + "]", "1"};
+      for (const auto& r : runs) {
+        const double v = report_value(r, "ops[" + u + "]");
+        number_cells(row, r, "", v, !std::isnan(v));
+      }
+      g.rows.push_back(std::move(row));
+    }
+  }
+  return g;
+}
+
+// Three significant digits: 41.7%, 0.0412% (a small share is still visible).
+std::string percent(double part, double whole) {
+  if (!(whole > 0) || !std::isfinite(part)) return "-";
+  return significant_text(100.0 * part / whole, 3) + "%";
+}
+
+// Where each unit's time went, in percent of the run: units as rows for one entry; for
+// several, one row per unit and category with the entries as columns.
+text_grid time_grid(const std::vector<labelled_summary>& runs) {
+  text_grid g;
+  const std::vector<std::string> units = unit_names(runs);
+  if (runs.size() == 1) {
+    g.header = {"unit"};
+    for (const auto& q : unit_quantities()) g.header.push_back(q.heading);
+    g.header.push_back("ops");
+    for (const auto& u : runs[0].units) {
+      const double run_s = u.busy_s() + u.idle_s;
+      std::vector<std::string> row{u.unit};
+      for (const auto& q : unit_quantities()) row.push_back(percent(q.get(u), run_s));
+      row.push_back(std::to_string(u.ops));
+      g.rows.push_back(std::move(row));
+    }
+    return g;
+  }
+  g.text_columns = 2;
+  g.header = {"unit", "share"};
+  for (const auto& r : runs) g.header.push_back(r.label);
+  for (const std::string& name : units) {
+    for (const auto& q : unit_quantities()) {
+      // Busy and idle always; a kind of stall only where some entry has it.
+      const bool always = std::string(q.name) == "busy_s" || std::string(q.name) == "idle_s";
+      if (!always && std::none_of(runs.begin(), runs.end(), [&](const auto& r) {
+            const unit_time_row* u = unit_of(r, name);
+            return u && q.get(*u) > 0;
+          }))
+        continue;
+      std::vector<std::string> row{name, q.heading};
+      for (const auto& r : runs) {
+        const unit_time_row* u = unit_of(r, name);
+        row.push_back(u ? percent(q.get(*u), u->busy_s() + u->idle_s) : "-");
+      }
+      g.rows.push_back(std::move(row));
+    }
+  }
+  return g;
+}
+
+bool any_units(const std::vector<labelled_summary>& runs) {
+  return std::any_of(runs.begin(), runs.end(), [](const auto& r) { return !r.units.empty(); });
+}
+
+std::string format_table(const std::vector<labelled_summary>& runs) {
+  std::string out = summary_grid(runs, true).table();
+  if (any_units(runs)) out += "\nwhere the time went (share of the run)\n" + time_grid(runs).table();
   return out;
 }
 
 std::string format_markdown(const std::vector<labelled_summary>& runs) {
-  const auto rows = cells(runs, human_number, "");
-  std::string out;
-  auto emit = [&](const std::vector<std::string>& row) {
-    out += "|";
-    for (const auto& c : row) out += " " + markdown_cell(c) + " |";
-    out += "\n";
-  };
-  emit(rows[0]);
-  out += "|---|---|";
-  for (std::size_t i = 0; i < runs.size(); ++i) out += "---:|";
-  out += "\n";
-  for (std::size_t i = 1; i < rows.size(); ++i) emit(rows[i]);
+  std::string out = summary_grid(runs, true).markdown();
+  if (any_units(runs)) out += "\n**Where the time went** (share of the run)\n\n" + time_grid(runs).markdown();
   return out;
-}
-
-// RFC 4180: quote fields holding a separator, a quote or a line break.
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
 }
 
 std::string format_csv(const std::vector<labelled_summary>& runs) {
   // Machine-readable: the shortest text that reads back to the same double.
-  const auto rows = cells(runs, shortest_text, "");
-  std::string out;
-  for (const auto& row : rows) {
-    for (std::size_t c = 0; c < row.size(); ++c) out += (c ? "," : "") + csv_field(row[c]);
-    out += "\n";
-  }
-  return out;
+  return summary_grid(runs, false).csv();
 }
 
-std::string json_string(const std::string& s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (c < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          out += buf;
-        } else {
-          out += static_cast<char>(c);
-        }
-    }
-  }
-  return out + "\"";
+// {"k": v, ...} from prepared member texts.
+std::string json_members(const std::vector<std::pair<std::string, std::string>>& members,
+                         const std::string& indent) {
+  std::string out = "{\n";
+  for (std::size_t i = 0; i < members.size(); ++i)
+    out += indent + "  " + json::quote(members[i].first) + ": " + members[i].second +
+           (i + 1 < members.size() ? ",\n" : "\n");
+  return out + indent + "}";
 }
 
-// JSON has no NaN or infinity: those become null.
-std::string json_number(double x) {
-  return std::isfinite(x) ? significant_text(x, 17) : "null";
+std::string json_inline(const std::vector<std::pair<std::string, std::string>>& members) {
+  std::string out = "{";
+  for (std::size_t i = 0; i < members.size(); ++i)
+    out += (i ? ", " : "") + json::quote(members[i].first) + ": " + members[i].second;
+  return out + "}";
 }
 
 std::string json_object(const labelled_summary& run, const std::vector<std::string>& names,
                         bool with_label, const std::string& indent) {
-  std::vector<std::pair<std::string, std::string>> members;
-  if (with_label) members.emplace_back("run", json_string(run.label));
-  std::string units = "{";
-  bool first = true;
+  std::vector<std::pair<std::string, std::string>> members, units, ci;
+  if (with_label) members.emplace_back("run", json::quote(run.label));
+  if (!run.runs.empty()) {
+    std::string ids = "[";
+    for (std::size_t i = 0; i < run.runs.size(); ++i) ids += (i ? ", " : "") + json::quote(run.runs[i]);
+    members.emplace_back("runs", ids + "]");
+  }
+  if (!run.params.empty()) {
+    std::vector<std::pair<std::string, std::string>> p;
+    for (const auto& [k, v] : run.params) p.emplace_back(k, json::quote(v));
+    members.emplace_back("params", json_inline(p));
+  }
   for (const std::string& name : names) {
     const metric* m = find(run.summary, name);
     if (!m) continue;
-    members.emplace_back(name, json_number(m->value));
-    units += std::string(first ? "" : ", ") + json_string(name) + ": " +
-             json_string(units_of(run.summary, name));
-    first = false;
+    members.emplace_back(name, json::number(m->value));
+    units.emplace_back(name, json::quote(units_of(run.summary, name)));
+    if (auto it = run.ci95.find(name); it != run.ci95.end()) ci.emplace_back(name, json::number(it->second));
   }
-  members.emplace_back("units", units + "}");
-  std::string out = "{\n";
-  for (std::size_t i = 0; i < members.size(); ++i)
-    out += indent + "  " + json_string(members[i].first) + ": " + members[i].second +
-           (i + 1 < members.size() ? ",\n" : "\n");
-  return out + indent + "}";
+  if (!run.runs.empty()) members.emplace_back("ci95", json_inline(ci));
+  if (!run.domains.empty()) {
+    std::vector<std::pair<std::string, std::string>> d;
+    for (const auto& row : run.domains) {
+      std::vector<std::pair<std::string, std::string>> q;
+      for (const auto& dq : domain_quantities()) q.emplace_back(dq.name, json::number(dq.get(row)));
+      d.emplace_back(row.domain, json_inline(q));
+    }
+    members.emplace_back("domains", json_members(d, indent + "  "));
+  }
+  if (!run.units.empty()) {
+    std::vector<std::pair<std::string, std::string>> u;
+    for (const auto& row : run.units) {
+      std::vector<std::pair<std::string, std::string>> q;
+      for (const auto& uq : unit_quantities()) q.emplace_back(uq.name, json::number(uq.get(row)));
+      q.emplace_back("ops", std::to_string(row.ops));
+      u.emplace_back(row.unit, json_inline(q));
+    }
+    members.emplace_back("time_breakdown", json_members(u, indent + "  "));
+  }
+  members.emplace_back("units", json_inline(units));
+  return json_members(members, indent);
 }
 
 std::string format_json(const std::vector<labelled_summary>& runs) {
@@ -220,6 +381,27 @@ report_format parse_report_format(const std::string& s) {
   if (s == "markdown") return report_format::markdown;
   throw std::invalid_argument("unknown report format '" + s +
                               "' (expected table, csv, json or markdown)");
+}
+
+double report_value(const labelled_summary& e, const std::string& name) {
+  const std::size_t open = name.find('[');
+  if (open == std::string::npos || name.back() != ']') {
+    const metric* m = find(e.summary, name);
+    return m ? m->value : nan;
+  }
+  const std::string what = name.substr(0, open), label = name.substr(open + 1, name.size() - open - 2);
+  for (const auto& q : domain_quantities())
+    if (what == q.name) {
+      for (const auto& d : e.domains)
+        if (d.domain == label) return q.get(d);
+      return nan;
+    }
+  const unit_time_row* u = unit_of(e, label);
+  if (!u) return nan;
+  if (what == "ops") return static_cast<double>(u->ops);
+  for (const auto& q : unit_quantities())
+    if (what == q.name) return q.get(*u);
+  return nan;
 }
 
 std::string format_report(const std::vector<labelled_summary>& runs, report_format fmt) {

@@ -2,6 +2,7 @@
 #include <hdf5.h>
 #include <hdf5_hl.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "h5_error.hpp"
@@ -172,9 +173,16 @@ std::vector<job_row> result_reader::jobs() const {
   const auto finish = h5::read_doubles(c[5].get(), nullptr, ctx);
   const auto latency = h5::read_doubles(c[6].get(), nullptr, ctx);
   const auto energy = h5::read_doubles(c[7].get(), nullptr, ctx);
+  const auto first_token = h5::read_doubles(c[8].get(), nullptr, ctx);
+  const auto tokens_in = h5::read_ints(c[9].get(), ctx);
+  const auto tokens_out = h5::read_ints(c[10].get(), ctx);
   std::vector<job_row> rows(n);
-  for (std::size_t i = 0; i < n; ++i)
+  for (std::size_t i = 0; i < n; ++i) {
     rows[i] = {id[i], stream[i], unit[i], arrival[i], start[i], finish[i], latency[i], energy[i]};
+    rows[i].first_token_s = first_token[i];
+    rows[i].tokens_in = tokens_in[i];
+    rows[i].tokens_out = tokens_out[i];
+  }
   return rows;
 }
 
@@ -205,6 +213,74 @@ std::vector<floorplan_row> result_reader::floorplan() const {
   const auto h = h5::read_doubles(c[4].get(), nullptr, ctx);
   std::vector<floorplan_row> rows(n);
   for (std::size_t i = 0; i < n; ++i) rows[i] = {name[i], x[i], y[i], w[i], h[i]};
+  return rows;
+}
+
+ops_table result_reader::ops() const {
+  h5::quiet_errors quiet;
+  const auto& ctx = p_->ctx;
+  ops_table out;
+  if (!h5::has_link(p_->file.get(), layout::group_ops)) return out;  // schema 1.0
+  h5::handle g = h5::open_group(p_->file.get(), layout::group_ops, ctx);
+  out.limit = h5::read_uint_attr(g.get(), layout::attr_ops_limit, ctx).value_or(0);
+  out.dropped = h5::read_uint_attr(g.get(), layout::attr_ops_dropped, ctx).value_or(0);
+  std::size_t n = 0;
+  auto c = p_->open_table(layout::group_ops, layout::op_columns, &n);
+  const auto unit = h5::read_strings(c[0].get(), ctx);
+  const auto op = h5::read_strings(c[1].get(), ctx);
+  const auto start = h5::read_doubles(c[2].get(), nullptr, ctx);
+  const auto end = h5::read_doubles(c[3].get(), nullptr, ctx);
+  const auto bound = h5::read_strings(c[4].get(), ctx);
+  out.rows.resize(n);
+  for (std::size_t i = 0; i < n; ++i) out.rows[i] = {unit[i], op[i], start[i], end[i], bound[i]};
+  return out;
+}
+
+namespace {
+
+// The labels of a per-entity group (its dimension scale) and a check on the columns' length.
+std::vector<std::string> labels_of(hid_t group, const char* dim, std::size_t rows,
+                                   const h5::context& ctx) {
+  h5::handle ds = h5::open_dataset(group, dim, ctx);
+  std::vector<std::string> labels = h5::read_strings(ds.get(), ctx);
+  if (labels.size() != rows)
+    ctx.fail_plain(std::string("the '") + dim + "' labels and their columns differ in length");
+  return labels;
+}
+
+}  // namespace
+
+std::vector<unit_time_row> result_reader::unit_summary() const {
+  h5::quiet_errors quiet;
+  const auto& ctx = p_->ctx;
+  if (!h5::has_link(p_->file.get(), layout::group_unit_summary)) return {};
+  std::size_t n = 0;
+  auto c = p_->open_table(layout::group_unit_summary, layout::unit_summary_columns, &n);
+  h5::handle g = h5::open_group(p_->file.get(), layout::group_unit_summary, ctx);
+  const auto unit = labels_of(g.get(), layout::unit_dim, n, ctx);
+  std::vector<std::vector<double>> v;
+  for (std::size_t k = 0; k < 6; ++k) v.push_back(h5::read_doubles(c[k].get(), nullptr, ctx));
+  const auto ops = h5::read_ints(c[6].get(), ctx);
+  std::vector<unit_time_row> rows(n);
+  for (std::size_t i = 0; i < n; ++i)
+    rows[i] = {unit[i], v[0][i], v[1][i], v[2][i], v[3][i], v[4][i], v[5][i],
+               static_cast<std::uint64_t>(std::max<std::int64_t>(0, ops[i]))};
+  return rows;
+}
+
+std::vector<domain_summary_row> result_reader::domain_summary() const {
+  h5::quiet_errors quiet;
+  const auto& ctx = p_->ctx;
+  if (!h5::has_link(p_->file.get(), layout::group_domain_summary)) return {};
+  std::size_t n = 0;
+  auto c = p_->open_table(layout::group_domain_summary, layout::domain_summary_columns, &n);
+  h5::handle g = h5::open_group(p_->file.get(), layout::group_domain_summary, ctx);
+  const auto domain = labels_of(g.get(), layout::domain_dim, n, ctx);
+  const auto any = h5::read_doubles(c[0].get(), nullptr, ctx);
+  const auto thermal = h5::read_doubles(c[1].get(), nullptr, ctx);
+  const auto power = h5::read_doubles(c[2].get(), nullptr, ctx);
+  std::vector<domain_summary_row> rows(n);
+  for (std::size_t i = 0; i < n; ++i) rows[i] = {domain[i], any[i], thermal[i], power[i]};
   return rows;
 }
 

@@ -3,10 +3,14 @@
 
 #include <algorithm>
 #include <optional>
+#include <memory>
+#include <mutex>
 #include <set>
+#include <unordered_map>
 #include <stdexcept>
 #include <system_error>
 
+#include "background_jobs.hpp"
 #include "h5_error.hpp"
 #include "h5_handle.hpp"
 #include "h5_io.hpp"
@@ -21,15 +25,29 @@ using layout::column_def;
 
 namespace {
 
-// One group holding one extendible 1-D dataset per column.
+// One group holding one extendible 1-D dataset per column, over a row dimension attached
+// to every column: a bare netCDF dimension (jobs, events), or labels (the floorplan's blocks).
 struct table {
   h5::handle group;
+  h5::handle scale;
   std::vector<h5::handle> columns;
+  hsize_t rows = 0;
 
   template <std::size_t N>
-  void create(hid_t parent, const char* name, const std::array<column_def, N>& defs,
-              const h5::context& ctx) {
+  void create(hid_t parent, const char* name, const char* dim,
+              const std::array<column_def, N>& defs, const h5::context& ctx, bool labelled = false) {
     group = h5::create_group(parent, name, ctx);
+    if (labelled) {
+      h5::extendible_spec scale_spec;
+      scale_spec.type = h5::column_type::str;
+      scale_spec.chunk_rows = layout::table_chunk_rows;
+      scale = h5::create_extendible(group.get(), dim, scale_spec, ctx);
+      h5::write_attr(scale.get(), layout::attr_long_name, std::string(dim) + " name", ctx);
+      ctx.check_status(H5DSset_scale(scale.get(), dim), std::string("cannot make '") + dim + "' a scale");
+    } else {
+      scale = h5::create_dimension_only(group.get(), dim, ctx);
+    }
+    std::vector<hid_t> ids;
     for (const column_def& d : defs) {
       h5::extendible_spec spec;
       spec.type = d.type;
@@ -37,7 +55,19 @@ struct table {
       columns.push_back(h5::create_extendible(group.get(), d.name, spec, ctx));
       if (d.units) h5::write_attr(columns.back().get(), layout::attr_units, d.units, ctx);
       h5::write_attr(columns.back().get(), layout::attr_long_name, d.long_name, ctx);
+      ids.push_back(columns.back().get());
     }
+    h5::attach_scale(scale.get(), ids, ctx);
+  }
+
+  // The bare row dimension follows the columns' length.
+  void grow(std::size_t n, const h5::context& ctx) {
+    rows += n;
+    h5::set_rows(scale.get(), rows, ctx);
+  }
+  void append_labels(const std::vector<std::string>& v, const h5::context& ctx) {
+    h5::append_strings(scale.get(), v, ctx);
+    rows += v.size();
   }
 
   void append(std::size_t col, const std::vector<double>& v, const h5::context& ctx) {
@@ -52,6 +82,7 @@ struct table {
 
   void close() {
     columns.clear();
+    scale.reset();
     group.reset();
   }
 };
@@ -108,10 +139,35 @@ struct result_writer::impl {
   std::vector<floorplan_row> floorplan_rows;
   std::optional<run_summary> summary;
   h5::handle summary_group;
+  // Operators: labels interned (a few ids per operator, not strings) and written when the
+  // file is committed; times streamed to the background thread a chunk at a time.
+  h5::handle ops_group, ops_dim, ops_start, ops_end;
+  std::vector<std::uint32_t> op_unit, op_name, op_bound;
+  std::vector<double> op_start_buf, op_end_buf;
+  std::vector<std::string> op_labels;
+  std::unordered_map<std::string, std::uint32_t> op_label_ids;
+  std::uint64_t ops_limit = default_ops_limit, ops_dropped = 0;
+  // Timeseries chunks: the time column, then one buffer per variable. Written chunks come
+  // back as spares for the next ones.
+  using chunk_rows = std::vector<std::vector<double>>;
+  std::mutex spare_m;
+  std::vector<std::shared_ptr<chunk_rows>> spare;
+  // Compresses and writes full timeseries chunks while the simulation goes on. Declared
+  // last, so that it stops before the handles it writes through are closed.
+  std::unique_ptr<background_jobs> background;
+  std::optional<std::vector<unit_time_row>> unit_rows;
+  std::optional<std::vector<domain_summary_row>> domain_rows;
   bool committed = false;
 
   ~impl() {
+    background.reset();
     if (!committed) abandon();
+  }
+
+  std::uint32_t label_id(const std::string& text) {
+    auto [it, added] = op_label_ids.emplace(text, static_cast<std::uint32_t>(op_labels.size()));
+    if (added) op_labels.push_back(text);
+    return it->second;
   }
 
   void require_open() const {
@@ -127,6 +183,11 @@ struct result_writer::impl {
   void flush_events();
   void write_floorplan();
   void write_summary();
+  void create_ops();
+  void flush_ops();
+  void write_ops();
+  void write_unit_summary();
+  void write_domain_summary();
   void close_objects();
   void abandon() noexcept;
 };
@@ -150,12 +211,15 @@ void result_writer::impl::create(const run_metadata& meta, const timeseries_layo
 
   write_root_attrs(meta);
   create_timeseries(layout, record_period_s);
-  jobs.create(file.get(), layout::group_jobs, layout::job_columns, ctx);
-  events.create(file.get(), layout::group_events, layout::event_columns, ctx);
-  floorplan.create(file.get(), layout::group_floorplan, layout::floorplan_columns, ctx);
+  jobs.create(file.get(), layout::group_jobs, layout::jobs_dim, layout::job_columns, ctx);
+  events.create(file.get(), layout::group_events, layout::events_dim, layout::event_columns, ctx);
+  floorplan.create(file.get(), layout::group_floorplan, layout::floorplan_dim,
+                   layout::floorplan_columns, ctx, true);
+  create_ops();
   summary_group = h5::create_group(file.get(), layout::group_summary, ctx);
   pending_jobs.reserve(layout::table_chunk_rows);
   pending_events.reserve(layout::table_chunk_rows);
+  background = std::make_unique<background_jobs>(layout::timeseries_chunks_in_flight);
 }
 
 void result_writer::impl::write_root_attrs(const run_metadata& meta) {
@@ -178,8 +242,11 @@ void result_writer::impl::create_timeseries(const timeseries_layout& layout,
   ts_group = h5::create_group(file.get(), layout::group_timeseries, ctx);
   h5::write_attr(ts_group.get(), layout::attr_record_period_s, record_period_s, ctx);
 
+  // Whole chunks are written from the background thread: without a chunk cache they are
+  // compressed there, as they come, rather than all at once when the file closes.
   h5::extendible_spec time_spec;
   time_spec.chunk_rows = layout::timeseries_chunk_rows;
+  time_spec.chunk_cache = false;
   time_ds = h5::create_extendible(ts_group.get(), layout::time_name, time_spec, ctx);
   h5::write_attr(time_ds.get(), layout::attr_units, layout::seconds, ctx);
   h5::write_attr(time_ds.get(), layout::attr_long_name, "simulated time", ctx);
@@ -201,6 +268,7 @@ void result_writer::impl::create_timeseries(const timeseries_layout& layout,
     h5::extendible_spec spec;
     spec.n_cols = var.n_cols;
     spec.chunk_rows = layout::timeseries_chunk_rows;
+    spec.chunk_cache = false;
     var.ds = h5::create_extendible(ts_group.get(), v.name, spec, ctx);
     h5::write_attr(var.ds.get(), layout::attr_units, v.units, ctx);
     h5::write_attr(var.ds.get(), layout::attr_long_name, v.long_name, ctx);
@@ -216,12 +284,30 @@ void result_writer::impl::create_timeseries(const timeseries_layout& layout,
 
 void result_writer::impl::flush_timeseries() {
   if (time_buf.empty()) return;
-  h5::append_rows(time_ds.get(), h5::column_type::f64, time_buf.data(), time_buf.size(), ctx);
-  for (variable& v : vars) {
-    h5::append_rows(v.ds.get(), h5::column_type::f64, v.buf.data(), time_buf.size(), ctx);
-    v.buf.clear();
+  // The rows move to the background thread; buffers it has finished with (or new ones)
+  // take the next chunk, so that a long run does not keep allocating fresh memory.
+  std::shared_ptr<chunk_rows> rows;
+  {
+    std::lock_guard<std::mutex> lock(spare_m);
+    if (!spare.empty()) rows = std::move(spare.back()), spare.pop_back();
   }
+  if (!rows) rows = std::make_shared<chunk_rows>(vars.size() + 1);
+  std::swap((*rows)[0], time_buf);
+  for (std::size_t i = 0; i < vars.size(); ++i) std::swap((*rows)[i + 1], vars[i].buf);
   time_buf.clear();
+  time_buf.reserve(layout::timeseries_chunk_rows);
+  for (variable& v : vars) {
+    v.buf.clear();
+    v.buf.reserve(layout::timeseries_chunk_rows * v.n_cols);
+  }
+  background->post([this, rows] {
+    const std::vector<double>& t = rows->front();
+    h5::append_rows(time_ds.get(), h5::column_type::f64, t.data(), t.size(), ctx);
+    for (std::size_t i = 0; i < vars.size(); ++i)
+      h5::append_rows(vars[i].ds.get(), h5::column_type::f64, (*rows)[i + 1].data(), t.size(), ctx);
+    std::lock_guard<std::mutex> lock(spare_m);
+    spare.push_back(rows);
+  });
 }
 
 void result_writer::impl::flush_jobs() {
@@ -235,6 +321,10 @@ void result_writer::impl::flush_jobs() {
   jobs.append(5, column_of(r, &job_row::finish_s), ctx);
   jobs.append(6, column_of(r, &job_row::latency_s), ctx);
   jobs.append(7, column_of(r, &job_row::energy_J), ctx);
+  jobs.append(8, column_of(r, &job_row::first_token_s), ctx);
+  jobs.append(9, column_of(r, &job_row::tokens_in), ctx);
+  jobs.append(10, column_of(r, &job_row::tokens_out), ctx);
+  jobs.grow(r.size(), ctx);
   pending_jobs.clear();
 }
 
@@ -246,6 +336,7 @@ void result_writer::impl::flush_events() {
   events.append(2, column_of(r, &event_row::source), ctx);
   events.append(3, column_of(r, &event_row::message), ctx);
   events.append(4, column_of(r, &event_row::value), ctx);
+  events.grow(r.size(), ctx);
   pending_events.clear();
 }
 
@@ -256,6 +347,7 @@ void result_writer::impl::write_floorplan() {
   floorplan.append(2, column_of(r, &floorplan_row::y_m), ctx);
   floorplan.append(3, column_of(r, &floorplan_row::width_m), ctx);
   floorplan.append(4, column_of(r, &floorplan_row::height_m), ctx);
+  floorplan.append_labels(column_of(r, &floorplan_row::name), ctx);
 }
 
 void result_writer::impl::write_summary() {
@@ -275,7 +367,121 @@ void result_writer::impl::write_summary() {
   }
 }
 
+namespace {
+
+// A group of equally long columns over one labelled dimension (units, domains), written once.
+struct labelled_group {
+  h5::handle group, scale;
+  std::vector<h5::handle> columns;
+
+  labelled_group(hid_t parent, const char* name, const char* dim,
+                 const std::vector<std::string>& labels, const h5::context& ctx) {
+    group = h5::create_group(parent, name, ctx);
+    scale = h5::create_string_dataset(group.get(), dim, labels, ctx);
+    h5::write_attr(scale.get(), layout::attr_long_name, std::string(dim) + " name", ctx);
+  }
+  template <typename T>
+  void add(const column_def& d, const std::vector<T>& v, const h5::context& ctx) {
+    columns.push_back(h5::create_column(group.get(), d.name, d.type, v.data(), v.size(),
+                                        layout::table_chunk_rows, ctx));
+    if (d.units) h5::write_attr(columns.back().get(), layout::attr_units, d.units, ctx);
+    h5::write_attr(columns.back().get(), layout::attr_long_name, d.long_name, ctx);
+  }
+  void attach(const char* dim, const h5::context& ctx) {
+    std::vector<hid_t> ids;
+    for (const auto& c : columns) ids.push_back(c.get());
+    h5::attach_row_scale(scale.get(), dim, ids, ctx);
+  }
+};
+
+}  // namespace
+
+void result_writer::impl::create_ops() {
+  const auto& c = layout::op_columns;
+  ops_group = h5::create_group(file.get(), layout::group_ops, ctx);
+  ops_dim = h5::create_dimension_only(ops_group.get(), layout::ops_dim, ctx);
+  h5::extendible_spec spec;
+  spec.chunk_rows = layout::table_chunk_rows;
+  spec.chunk_cache = false;  // compressed by the background thread as chunks fill
+  ops_start = h5::create_extendible(ops_group.get(), c[2].name, spec, ctx);
+  ops_end = h5::create_extendible(ops_group.get(), c[3].name, spec, ctx);
+  for (const auto* h : {&ops_start, &ops_end}) {
+    const column_def& d = h == &ops_start ? c[2] : c[3];
+    h5::write_attr(h->get(), layout::attr_units, d.units, ctx);
+    h5::write_attr(h->get(), layout::attr_long_name, d.long_name, ctx);
+  }
+  h5::attach_scale(ops_dim.get(), {ops_start.get(), ops_end.get()}, ctx);
+  op_start_buf.reserve(layout::table_chunk_rows);
+  op_end_buf.reserve(layout::table_chunk_rows);
+}
+
+void result_writer::impl::flush_ops() {
+  if (op_start_buf.empty()) return;
+  auto rows = std::make_shared<std::pair<std::vector<double>, std::vector<double>>>();
+  std::swap(rows->first, op_start_buf);
+  std::swap(rows->second, op_end_buf);
+  op_start_buf.reserve(layout::table_chunk_rows);
+  op_end_buf.reserve(layout::table_chunk_rows);
+  background->post([this, rows] {
+    h5::append_rows(ops_start.get(), h5::column_type::f64, rows->first.data(), rows->first.size(), ctx);
+    h5::append_rows(ops_end.get(), h5::column_type::f64, rows->second.data(), rows->second.size(), ctx);
+  });
+}
+
+// After the background thread has drained: the labels, the dimension's length, the counts.
+void result_writer::impl::write_ops() {
+  const auto& c = layout::op_columns;
+  const hid_t g = ops_group.get();
+  h5::write_attr(g, layout::attr_ops_limit, ops_limit, ctx);
+  h5::write_attr(g, layout::attr_ops_dropped, ops_dropped, ctx);
+  h5::set_rows(ops_dim.get(), op_unit.size(), ctx);
+  const hsize_t chunk = layout::table_chunk_rows;
+  std::vector<h5::handle> labels;
+  labels.push_back(h5::create_fixed_labels(g, c[0].name, op_labels, op_unit, chunk, ctx));
+  labels.push_back(h5::create_fixed_labels(g, c[1].name, op_labels, op_name, chunk, ctx));
+  labels.push_back(h5::create_fixed_labels(g, c[4].name, op_labels, op_bound, chunk, ctx));
+  std::vector<hid_t> ids;
+  for (std::size_t i = 0; i < labels.size(); ++i) {
+    const column_def& d = c[i < 2 ? i : 4];
+    h5::write_attr(labels[i].get(), layout::attr_encoding, "utf-8", ctx);
+    h5::write_attr(labels[i].get(), layout::attr_long_name, d.long_name, ctx);
+    ids.push_back(labels[i].get());
+  }
+  h5::attach_scale(ops_dim.get(), ids, ctx);
+}
+
+void result_writer::impl::write_unit_summary() {
+  if (!unit_rows) return;
+  const auto& r = *unit_rows;
+  const auto& c = layout::unit_summary_columns;
+  labelled_group g(file.get(), layout::group_unit_summary, layout::unit_dim,
+                   column_of(r, &unit_time_row::unit), ctx);
+  g.add(c[0], column_of(r, &unit_time_row::compute_bound_s), ctx);
+  g.add(c[1], column_of(r, &unit_time_row::memory_bound_s), ctx);
+  g.add(c[2], column_of(r, &unit_time_row::interconnect_bound_s), ctx);
+  g.add(c[3], column_of(r, &unit_time_row::dvfs_stall_s), ctx);
+  g.add(c[4], column_of(r, &unit_time_row::idle_exit_s), ctx);
+  g.add(c[5], column_of(r, &unit_time_row::idle_s), ctx);
+  std::vector<std::int64_t> ops_count;
+  for (const auto& row : r) ops_count.push_back(static_cast<std::int64_t>(row.ops));
+  g.add(c[6], ops_count, ctx);
+  g.attach(layout::unit_dim, ctx);
+}
+
+void result_writer::impl::write_domain_summary() {
+  if (!domain_rows) return;
+  const auto& r = *domain_rows;
+  labelled_group g(file.get(), layout::group_domain_summary, layout::domain_dim,
+                   column_of(r, &domain_summary_row::domain), ctx);
+  const auto& c = layout::domain_summary_columns;
+  g.add(c[0], column_of(r, &domain_summary_row::throttled_fraction), ctx);
+  g.add(c[1], column_of(r, &domain_summary_row::throttled_thermal_fraction), ctx);
+  g.add(c[2], column_of(r, &domain_summary_row::throttled_power_fraction), ctx);
+  g.attach(layout::domain_dim, ctx);
+}
+
 void result_writer::impl::close_objects() {
+  for (auto* h : {&ops_start, &ops_end, &ops_dim, &ops_group}) h->reset();
   vars.clear();
   coord_ds.clear();
   time_ds.reset();
@@ -287,6 +493,7 @@ void result_writer::impl::close_objects() {
 }
 
 void result_writer::impl::abandon() noexcept {
+  background.reset();  // stops the writes in flight before their datasets close
   h5::quiet_errors quiet;
   close_objects();
   file.reset();
@@ -319,10 +526,7 @@ void result_writer::append_sample(double time_s, const std::vector<const double*
     auto& v = w.vars[i];
     if (v.n_cols > 0) v.buf.insert(v.buf.end(), values[i], values[i] + v.n_cols);
   }
-  if (w.time_buf.size() >= layout::timeseries_chunk_rows) {
-    h5::quiet_errors quiet;
-    w.flush_timeseries();
-  }
+  if (w.time_buf.size() >= layout::timeseries_chunk_rows) w.flush_timeseries();
 }
 
 void result_writer::add_job(const job_row& row) {
@@ -353,15 +557,66 @@ void result_writer::set_summary(const run_summary& s) {
   p_->summary = s;
 }
 
+void result_writer::set_ops_limit(std::uint64_t limit) {
+  p_->require_open();
+  p_->ops_limit = limit;
+}
+
+std::uint32_t result_writer::op_label(const std::string& text) {
+  p_->require_open();
+  return p_->label_id(text);
+}
+
+void result_writer::add_op(std::uint32_t unit, std::uint32_t op, double start_s, double end_s,
+                           std::uint32_t bound_by) {
+  impl& w = *p_;
+  w.require_open();
+  const auto n = static_cast<std::uint32_t>(w.op_labels.size());
+  if (unit >= n || op >= n || bound_by >= n)
+    throw std::invalid_argument(w.final_path.string() + ": add_op got a label id that op_label did not give");
+  // Bounded: a long run keeps its first ops_limit operators and counts the rest.
+  if (w.op_unit.size() >= w.ops_limit) {
+    ++w.ops_dropped;
+    return;
+  }
+  w.op_unit.push_back(unit);
+  w.op_name.push_back(op);
+  w.op_bound.push_back(bound_by);
+  w.op_start_buf.push_back(start_s);
+  w.op_end_buf.push_back(end_s);
+  if (w.op_start_buf.size() >= layout::table_chunk_rows) w.flush_ops();
+}
+
+void result_writer::add_op(const op_row& row) {
+  impl& w = *p_;
+  w.require_open();
+  add_op(w.label_id(row.unit), w.label_id(row.op), row.start_s, row.end_s, w.label_id(row.bound_by));
+}
+
+void result_writer::set_unit_summary(const std::vector<unit_time_row>& rows) {
+  p_->require_open();
+  p_->unit_rows = rows;
+}
+
+void result_writer::set_domain_summary(const std::vector<domain_summary_row>& rows) {
+  p_->require_open();
+  p_->domain_rows = rows;
+}
+
 void result_writer::commit(double wall_s) {
   impl& w = *p_;
   w.require_open();
   h5::quiet_errors quiet;
   w.flush_timeseries();
+  w.flush_ops();
+  w.background->drain();  // rethrows a failed background write
   w.flush_jobs();
   w.flush_events();
   w.write_floorplan();
   w.write_summary();
+  w.write_ops();
+  w.write_unit_summary();
+  w.write_domain_summary();
   h5::write_attr(w.file.get(), layout::attr_wall_s, wall_s, w.ctx);
   w.close_objects();
   w.ctx.check_status(H5Fflush(w.file.get(), H5F_SCOPE_GLOBAL), "cannot flush result file");

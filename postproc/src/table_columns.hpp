@@ -16,8 +16,8 @@ struct column_def {
 
 using h5::column_type;
 
-inline constexpr std::array<column_def, 8> job_columns{{
-    {"id", column_type::i64, nullptr, "job id"},
+inline constexpr std::array<column_def, 11> job_columns{{
+    {"id", column_type::i64, "1", "job id"},
     {"stream", column_type::str, nullptr, "request stream or workload"},
     {"unit", column_type::str, nullptr, "unit that ran (most of) the job"},
     {"arrival_s", column_type::f64, "s", "arrival time"},
@@ -25,6 +25,9 @@ inline constexpr std::array<column_def, 8> job_columns{{
     {"finish_s", column_type::f64, "s", "finish time"},
     {"latency_s", column_type::f64, "s", "latency from arrival to finish"},
     {"energy_J", column_type::f64, "J", "energy attributed to the job"},
+    {"first_token_s", column_type::f64, "s", "time of the first output token (LLM; else the finish time)"},
+    {"tokens_in", column_type::i64, "1", "prompt tokens (LLM; else 0)"},
+    {"tokens_out", column_type::i64, "1", "generated tokens (LLM; else 0)"},
 }};
 
 inline constexpr std::array<column_def, 5> event_columns{{
@@ -41,6 +44,31 @@ inline constexpr std::array<column_def, 5> floorplan_columns{{
     {"y", column_type::f64, "m", "bottom edge"},
     {"width", column_type::f64, "m", "block width"},
     {"height", column_type::f64, "m", "block height"},
+}};
+
+inline constexpr std::array<column_def, 5> op_columns{{
+    {"unit", column_type::str, nullptr, "compute unit"},
+    {"operator", column_type::str, nullptr, "operator name"},
+    {"start_s", column_type::f64, "s", "start time (launch included)"},
+    {"end_s", column_type::f64, "s", "end time"},
+    {"bound_by", column_type::str, nullptr, "compute or memory: what set the operator's pace"},
+}};
+
+inline constexpr std::array<column_def, 7> unit_summary_columns{{
+    {"compute_bound_s", column_type::f64, "s", "time running compute-bound operators"},
+    {"memory_bound_s", column_type::f64, "s", "time running memory-bound operators"},
+    {"interconnect_bound_s", column_type::f64, "s", "time running operators bound by link transfers"},
+    {"dvfs_stall_s", column_type::f64, "s", "time stalled while the clock changed"},
+    {"idle_exit_s", column_type::f64, "s", "time waking from idle states"},
+    {"idle_s", column_type::f64, "s", "time with no work"},
+    {"ops", column_type::i64, "1", "operators finished within the run"},
+}};
+
+inline constexpr std::array<column_def, 3> domain_summary_columns{{
+    {"throttled_fraction", column_type::f64, "1",
+     "share of the run with the domain below its governor's request"},
+    {"throttled_thermal_fraction", column_type::f64, "1", "... because of a thermal ceiling"},
+    {"throttled_power_fraction", column_type::f64, "1", "... because of a power cap"},
 }};
 
 }  // namespace ptsim::postproc::layout

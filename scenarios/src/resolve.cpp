@@ -2,9 +2,19 @@
 // cross-references (domains, connections, blocks) checked.
 #include "resolve.hpp"
 
+#include <yaml-cpp/yaml.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
 #include <set>
+#include <sstream>
 
 #include "ptsim/tlm/model_zoo.hpp"
+#include "ptsim/tlm/operators.hpp"
+#include "ptsim/tlm/topology.hpp"
+#include "ptsim/tlm/training.hpp"
 
 namespace ptsim::scenarios::detail {
 namespace {
@@ -37,25 +47,69 @@ void resolve_domains(const view& platform, scenario& sc) {
   }
 }
 
-void resolve_compute(const std::string& name, const std::string& kind, const view& c, scenario& sc) {
+// --- components --------------------------------------------------------------------
+
+std::map<tlm::precision, double> per_precision(const view& m) {
+  std::map<tlm::precision, double> out;
+  for (const auto& [prec, v] : m.entries()) {
+    try {
+      out[tlm::parse_precision(prec)] = std::strtod(v.scalar().c_str(), nullptr);
+    } catch (const std::invalid_argument& e) {
+      v.fail(e.what());
+    }
+  }
+  return out;
+}
+
+void add_memory_power(scenario& sc, const std::string& name, double background_W, double read_J, double write_J) {
+  component_power cp;
+  cp.component = name;
+  cp.kind = component_power::model::memory;
+  cp.memory.background = units::watts(background_W);
+  cp.memory.energy_per_byte_read_J = read_J;
+  cp.memory.energy_per_byte_write_J = write_J;
+  sc.power.push_back(cp);
+}
+
+void resolve_compute(const std::string& name, const std::string& kind, const view& c, const view& domains,
+                     scenario& sc) {
   tlm::compute_unit_config u;
   u.name = name;
   u.kind = kind;
   u.domain = c.str("domain");
   u.connect = c.str("connect");
-  u.cores = static_cast<int>(c.integer("cores"));
-  for (const auto& [prec, ops] : c.at("ops_per_cycle").entries()) {
-    try {
-      u.ops_per_cycle[tlm::parse_precision(prec)] = std::strtod(ops.scalar().c_str(), nullptr);
-    } catch (const std::invalid_argument& e) {
-      ops.fail(e.what());
+  if (c.has("fabric")) u.fabric = c.str("fabric");
+  for (const auto& h : c.at("io").items()) u.io.push_back(h.scalar());
+  if (kind == "gpu") {
+    u.cores = static_cast<int>(c.integer("sms"));
+    u.ops_per_cycle = per_precision(c.at("tensor_ops_per_cycle"));
+    u.vector_ops_per_cycle = per_precision(c.at("vector_ops_per_cycle"));
+    u.onchip_bytes = c.si("l2_cache");
+  } else {
+    u.cores = static_cast<int>(c.integer("cores"));
+    u.ops_per_cycle = per_precision(c.at("ops_per_cycle"));
+    if (kind == "npu") {
+      u.vector_ops_per_cycle = per_precision(c.at("vector_ops_per_cycle"));
+      u.onchip_bytes = c.si("sram");
     }
   }
-  if (u.ops_per_cycle.empty()) c.fail("a compute unit needs ops_per_cycle for at least one precision", "ops_per_cycle");
+  const std::string table = kind == "gpu" ? "tensor_ops_per_cycle" : "ops_per_cycle";
+  if (u.ops_per_cycle.empty()) c.fail("a compute unit needs " + table + " for at least one precision", table);
   u.efficiency = c.num("efficiency");
   u.vector_efficiency = c.num("vector_efficiency");
+  for (const auto& [k, v] : c.at("op_efficiency").entries()) {
+    try {
+      u.op_efficiency[tlm::parse_op_kind(k)] = std::strtod(v.scalar().c_str(), nullptr);
+    } catch (const std::invalid_argument& e) {
+      v.fail(e.what());
+    }
+  }
   u.launch_overhead = units::seconds(c.si("launch_overhead"));
   u.tile_bytes = c.si("tile");
+  u.idle_exit_latency = units::seconds(c.si("idle_exit_latency"));
+  u.idle_residency = units::seconds(c.si("idle_residency"));
+  for (const auto& [dname, d] : domains.entries())
+    if (dname == u.domain) u.dvfs_stall = units::seconds(d.si("switch_stall"));
   sc.platform.units.push_back(u);
 
   component_power cp;
@@ -68,98 +122,402 @@ void resolve_compute(const std::string& name, const std::string& kind, const vie
   sc.power.push_back(cp);
 }
 
-void resolve_components(const view& platform, scenario& sc) {
-  for (const auto& [name, c] : platform.at("components").entries()) {
-    const std::string kind = c.str("kind");
-    if (kind == "cpu_cluster" || kind == "npu") {
-      resolve_compute(name, kind, c, sc);
-    } else if (kind == "noc") {
-      tlm::interconnect_config ic;
-      ic.name = name;
-      ic.kind = kind;
-      ic.connect = c.str("connect");
+// Per-lane PCIe rate per direction after line encoding (PCI-SIG: 8, 16, 32 GT/s with
+// 128b/130b; 64 GT/s PAM4 with 242/256 FLIT efficiency), in B/s.
+double pcie_lane_Bps(const std::string& gen) {
+  if (gen == "3") return 8e9 * 128 / 130 / 8;
+  if (gen == "4") return 16e9 * 128 / 130 / 8;
+  if (gen == "6") return 64e9 * 242 / 256 / 8;
+  return 32e9 * 128 / 130 / 8;
+}
+
+void resolve_interconnect(const std::string& name, const std::string& kind, const view& c, scenario& sc) {
+  tlm::interconnect_config ic;
+  ic.name = name;
+  ic.kind = kind;
+  ic.latency = units::seconds(c.si("latency"));
+  if (kind == "switch") {
+    for (const auto& p : c.at("ports").items()) ic.ports.push_back(p.scalar());
+    ic.bandwidth_Bps = c.si("bandwidth");
+  } else {
+    if (c.has("connect")) ic.connect = c.str("connect");
+    if (kind == "noc") {
       ic.bandwidth_Bps = c.si("bandwidth");
-      ic.latency = units::seconds(c.si("latency"));
-      sc.platform.interconnects.push_back(ic);
-      component_power cp;
-      cp.component = name;
-      cp.kind = component_power::model::memory;
-      cp.memory.background = units::watts(c.si("background_power"));
-      cp.memory.energy_per_byte_read_J = c.si("energy_per_byte");
-      cp.memory.energy_per_byte_write_J = c.si("energy_per_byte");
-      sc.power.push_back(cp);
-    } else if (kind == "lpddr") {
-      tlm::memory_config m;
-      m.name = name;
-      m.kind = kind;
-      m.bandwidth_Bps = c.si("bandwidth");
-      m.efficiency = c.num("efficiency");
-      m.latency = units::seconds(c.si("latency"));
-      m.capacity_B = c.si("capacity");
-      sc.platform.memories.push_back(m);
-      component_power cp;
-      cp.component = name;
-      cp.kind = component_power::model::memory;
-      cp.memory.background = units::watts(c.si("background_power"));
-      cp.memory.energy_per_byte_read_J = c.si("energy_per_byte_read");
-      cp.memory.energy_per_byte_write_J = c.si("energy_per_byte_write");
-      sc.power.push_back(cp);
+    } else if (kind == "pcie") {
+      ic.bandwidth_Bps = c.has("bandwidth") ? c.si("bandwidth") : c.integer("lanes") * pcie_lane_Bps(c.str("generation"));
+      ic.duplex = ic.point_to_point = true;
+    } else {  // nvlink
+      ic.bandwidth_Bps = static_cast<double>(c.integer("links")) * c.si("link_bandwidth");
+      ic.duplex = ic.point_to_point = true;
     }
   }
-  // Cross-references: every unit's domain and link, every interconnect's memory.
-  std::set<std::string> domains, interconnects, memories;
-  for (const auto& d : sc.domains) domains.insert(d.name);
-  for (const auto& i : sc.platform.interconnects) interconnects.insert(i.name);
-  for (const auto& m : sc.platform.memories) memories.insert(m.name);
-  auto names = [](const std::set<std::string>& s) {
-    std::string r;
-    for (const auto& x : s) r += (r.empty() ? "" : ", ") + x;
-    return r.empty() ? std::string("none") : r;
-  };
-  view comps = platform.at("components");
-  for (const auto& [name, c] : comps.entries()) {
+  sc.platform.interconnects.push_back(ic);
+  add_memory_power(sc, name, c.si("background_power"), c.si("energy_per_byte"), c.si("energy_per_byte"));
+}
+
+void resolve_target(const std::string& name, const std::string& kind, const view& c, scenario& sc) {
+  tlm::memory_config m;
+  m.name = name;
+  m.kind = kind;
+  m.latency = units::seconds(c.si("latency"));
+  if (kind == "nvme" || kind == "nic") {
+    // Datasheet rates are sustained figures: no further derating. Energy per byte is the
+    // active power above idle at full rate.
+    m.efficiency = 1.0;
+    m.bandwidth_Bps = kind == "nvme" ? c.si("read_bandwidth") : c.si("bandwidth");
+    m.write_bandwidth_Bps = kind == "nic" ? m.bandwidth_Bps : (c.has("write_bandwidth") ? c.si("write_bandwidth") : 0);
+    m.capacity_B = kind == "nvme" ? c.si("capacity") : 0;
+    const double idle = c.si("idle_power"), active = c.si("active_power");
+    if (active < idle) c.fail("active_power is below idle_power", "active_power");
+    const double e = (active - idle) / m.bandwidth_Bps;
+    sc.platform.memories.push_back(m);
+    add_memory_power(sc, name, idle, e, m.write_bandwidth_Bps > 0 ? (active - idle) / m.write_bandwidth_Bps : e);
+    return;
+  }
+  const bool total = c.has("bandwidth"), split = c.has("channel_bandwidth");
+  if (total == split)
+    c.fail(total ? "give bandwidth or channel_bandwidth (with channels), not both"
+                 : "missing the bandwidth: give bandwidth, or channels and channel_bandwidth",
+           total ? "channel_bandwidth" : "");
+  m.channels = static_cast<int>(c.integer("channels"));
+  if (total && c.has("channels")) c.fail("channels goes with channel_bandwidth, not with bandwidth", "channels");
+  m.bandwidth_Bps = split ? m.channels * c.si("channel_bandwidth") : (total ? c.si("bandwidth") : 1.0);
+  m.efficiency = c.num("efficiency");
+  m.capacity_B = c.si("capacity");
+  sc.platform.memories.push_back(m);
+  add_memory_power(sc, name, c.si("background_power"), c.si("energy_per_byte_read"), c.si("energy_per_byte_write"));
+}
+
+bool is_compute_kind(const std::string& k) { return k == "cpu_cluster" || k == "npu" || k == "gpu"; }
+bool is_interconnect_kind(const std::string& k) { return k == "noc" || k == "pcie" || k == "nvlink" || k == "switch"; }
+
+void resolve_components(const view& platform, scenario& sc) {
+  const view domains_view = platform.at("domains");
+  for (const auto& [name, c] : platform.at("components").entries()) {
     const std::string kind = c.str("kind");
-    if (kind == "cpu_cluster" || kind == "npu") {
-      if (!domains.count(c.str("domain")))
-        c.fail("unknown DVFS domain '" + c.str("domain") + "' (domains: " + names(domains) + ")", "domain");
-      if (!interconnects.count(c.str("connect")))
-        c.fail("'" + c.str("connect") + "' is not an interconnect (interconnects: " + names(interconnects) + ")",
-               "connect");
-    } else if (kind == "noc") {
-      if (!memories.count(c.str("connect")))
-        c.fail("'" + c.str("connect") + "' is not a memory (memories: " + names(memories) + ")", "connect");
+    if (is_compute_kind(kind)) resolve_compute(name, kind, c, domains_view, sc);
+    else if (is_interconnect_kind(kind)) resolve_interconnect(name, kind, c, sc);
+    else resolve_target(name, kind, c, sc);
+  }
+  std::set<std::string> domains;
+  for (const auto& d : sc.domains) domains.insert(d.name);
+  std::string names;
+  for (const auto& d : domains) names += (names.empty() ? "" : ", ") + d;
+  for (const auto& [name, c] : platform.at("components").entries())
+    if (is_compute_kind(c.str("kind")) && !domains.count(c.str("domain")))
+      c.fail("unknown DVFS domain '" + c.str("domain") + "' (domains: " + (names.empty() ? "none" : names) + ")",
+             "domain");
+}
+
+// --- workload ----------------------------------------------------------------------
+
+namespace fs = std::filesystem;
+
+fs::path relative_to_scenario(const scenario& sc, const std::string& file) {
+  const fs::path p(file);
+  if (p.is_absolute() || sc.source.empty() || sc.source.find("(built in)") != std::string::npos) return p;
+  return fs::path(sc.source).parent_path() / p;
+}
+
+// arrival_s,prompt_tokens,output_tokens per line; '#' comments; a header line is skipped.
+bool read_trace(const fs::path& path, std::vector<tlm::trace_entry>& out, std::string& error) {
+  std::ifstream in(path);
+  if (!in) return error = "cannot open the trace file '" + path.string() + "'", false;
+  std::string line;
+  int n = 0;
+  double last = 0;
+  while (std::getline(in, line)) {
+    ++n;
+    if (auto h = line.find('#'); h != std::string::npos) line.erase(h);
+    if (line.find_first_not_of(" \t\r,") == std::string::npos) continue;
+    for (char& ch : line)
+      if (ch == ',') ch = ' ';
+    std::istringstream ss(line);
+    tlm::trace_entry e;
+    if (!(ss >> e.arrival_s >> e.prompt_tokens >> e.output_tokens)) {
+      if (out.empty() && n == 1) continue;  // a header
+      return error = path.string() + ":" + std::to_string(n) +
+                     ": expected arrival_s,prompt_tokens,output_tokens (numbers)", false;
     }
+    if (e.arrival_s < last || e.prompt_tokens < 1 || e.output_tokens < 1)
+      return error = path.string() + ":" + std::to_string(n) +
+                     ": arrivals must not go back in time and token counts must be >= 1", false;
+    last = e.arrival_s;
+    out.push_back(e);
+  }
+  if (out.empty()) return error = "the trace file '" + path.string() + "' holds no requests", false;
+  return true;
+}
+
+// A custom graph: YAML `ops:` list, each op by its arithmetic and bytes, or by shape.
+bool read_graph(const fs::path& path, tlm::precision prec, tlm::op_graph& g, std::string& error) {
+  YAML::Node root;
+  try {
+    root = YAML::LoadFile(path.string());
+  } catch (const YAML::Exception& e) {
+    error = "cannot read the graph file '" + path.string() + "': " + e.what();
+    return false;
+  }
+  g.name = root["name"] ? root["name"].as<std::string>() : path.stem().string();
+  g.prec = prec;
+  const YAML::Node ops = root["ops"];
+  if (!ops || !ops.IsSequence() || ops.size() == 0) {
+    error = path.string() + ": expected a non-empty list 'ops'";
+    return false;
+  }
+  static const std::set<std::string> known = {"name",     "kind",     "class",   "flops",   "bytes_read",
+                                              "bytes_written", "weight_bytes", "repeat", "m", "n", "k", "weights",
+                                              "queries",  "attended", "kv_tokens", "heads", "kv_heads", "head_dim",
+                                              "elements", "ops_per_element", "inputs", "collective", "bytes",
+                                              "tokens", "width", "target"};
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    const YAML::Node n = ops[i];
+    const std::string where = path.string() + ":" + std::to_string(n.Mark().line + 1) + ": ops[" + std::to_string(i) + "]";
+    try {
+      if (!n.IsMap()) throw std::invalid_argument("expected a mapping");
+      for (auto it = n.begin(); it != n.end(); ++it)
+        if (!known.count(it->first.as<std::string>()))
+          throw std::invalid_argument("unknown key '" + it->first.as<std::string>() + "'");
+      auto num = [&](const char* k, double def = -1) {
+        if (!n[k]) {
+          if (def < 0) throw std::invalid_argument(std::string("missing '") + k + "'");
+          return def;
+        }
+        const double v = n[k].as<double>();
+        if (!(v >= 0) || !std::isfinite(v)) throw std::invalid_argument(std::string("'") + k + "' must be a number >= 0");
+        return v;
+      };
+      const std::string name = n["name"] ? n["name"].as<std::string>() : "op" + std::to_string(i);
+      const tlm::op_kind kind = tlm::parse_op_kind(n["kind"] ? n["kind"].as<std::string>() : "other");
+      tlm::op o;
+      if (n["flops"]) {
+        o.name = name;
+        o.kind = kind;
+        o.prec = prec;
+        const std::string cls = n["class"] ? n["class"].as<std::string>() : "";
+        o.cls = cls == "vector" ? tlm::op_class::vector
+                : cls == "scalar" ? tlm::op_class::scalar
+                : cls == "tensor" || kind == tlm::op_kind::gemm || kind == tlm::op_kind::conv ||
+                        kind == tlm::op_kind::attention
+                    ? tlm::op_class::tensor
+                    : tlm::op_class::vector;
+        o.ops = num("flops");
+        o.bytes_read = num("bytes_read", 0);
+        o.bytes_written = num("bytes_written", 0);
+        o.weight_bytes = num("weight_bytes", 0);
+        if (o.weight_bytes > o.bytes_read) throw std::invalid_argument("weight_bytes exceeds bytes_read");
+      } else if (kind == tlm::op_kind::gemm) {
+        o = tlm::gemm_op(name, num("m"), num("n"), num("k"), prec, num("weights", 1) != 0);
+      } else if (kind == tlm::op_kind::attention) {
+        o = tlm::attention_op(name, num("queries"), num("attended"), num("kv_tokens"), num("heads"),
+                              num("kv_heads", num("heads")), num("head_dim"), prec, prec);
+      } else if (kind == tlm::op_kind::embedding) {
+        o = tlm::embedding_op(name, num("tokens"), num("width"), prec);
+      } else if (kind == tlm::op_kind::collective) {
+        const std::string c = n["collective"] ? n["collective"].as<std::string>() : "all_reduce";
+        const tlm::collective_kind ck = c == "all_gather"       ? tlm::collective_kind::all_gather
+                                        : c == "reduce_scatter" ? tlm::collective_kind::reduce_scatter
+                                        : c == "all_reduce"     ? tlm::collective_kind::all_reduce
+                                                                : throw std::invalid_argument(
+                                                                      "collective must be all_reduce, all_gather or "
+                                                                      "reduce_scatter");
+        o = tlm::collective_op(name, ck, num("bytes"), prec);
+      } else if (kind == tlm::op_kind::transfer) {
+        if (!n["target"]) throw std::invalid_argument("missing 'target'");
+        o = tlm::transfer_op(name, n["target"].as<std::string>(), num("bytes_read", 0), num("bytes_written", 0));
+      } else if (n["elements"]) {
+        o = tlm::elementwise_op(name, num("elements"), num("ops_per_element", 1), num("inputs", 1), prec, kind);
+      } else {
+        throw std::invalid_argument("give flops (with bytes_read, bytes_written) or the shape of a " +
+                                    std::string(tlm::to_string(kind)) + " operator");
+      }
+      const double repeat = num("repeat", 1);
+      if (repeat < 1) throw std::invalid_argument("'repeat' must be >= 1");
+      if (kind == tlm::op_kind::collective) o.repeat = repeat;
+      else tlm::fold(o, repeat);
+      g.ops.push_back(o);
+    } catch (const std::exception& e) {
+      error = where + ": " + e.what();
+      return false;
+    }
+  }
+  return true;
+}
+
+tlm::token_range resolve_tokens(const view& s, const std::string& key, int def) {
+  if (!s.has(key)) return {def, def};
+  const view v = s.at(key);
+  if (v.is_scalar()) {
+    const int n = static_cast<int>(std::strtol(v.scalar().c_str(), nullptr, 10));
+    return {n, n};
+  }
+  tlm::token_range r{static_cast<int>(v.integer("min")), static_cast<int>(v.integer("max"))};
+  if (r.max < r.min) v.fail("max is below min", "max");
+  return r;
+}
+
+void resolve_llm(const view& l, const view& stream, tlm::stream_config& st) {
+  st.is_llm = true;
+  tlm::llm_config& c = st.llm;
+  tlm::model_params params;
+  for (const auto& [k, v] : l.at("params").entries()) params[k] = std::strtod(v.scalar().c_str(), nullptr);
+  try {
+    c.shape = tlm::decoder_model(l.str("model"), params);
+  } catch (const std::invalid_argument& e) {
+    l.fail(e.what(), "params");
+  }
+  for (const auto& u : l.at("units").items()) c.units.push_back(u.scalar());
+  c.tensor_parallel = static_cast<int>(l.integer("tensor_parallel"));
+  c.weights = tlm::parse_precision(l.str("weights"));
+  c.kv = tlm::parse_precision(l.str("kv_precision"));
+  c.max_batch = st.batching.max_batch;
+  c.max_batched_tokens = static_cast<int>(l.integer("max_batched_tokens"));
+  c.chunked_prefill = l.boolean("chunked_prefill");
+  c.kv_cache_bytes = l.has("kv_cache") ? l.si("kv_cache") : 0;
+  c.layer_groups = static_cast<int>(l.integer("layer_groups"));
+  c.prompt_tokens = resolve_tokens(l, "prompt_tokens", 128);
+  c.output_tokens = resolve_tokens(l, "output_tokens", 128);
+  if (c.max_batched_tokens < c.max_batch)
+    l.fail("max_batched_tokens must hold a decode token of every sequence in the batch (>= batching.max_batch = " +
+               std::to_string(c.max_batch) + ")",
+           "max_batched_tokens");
+  if (st.batching.kind == tlm::batching_kind::dynamic)
+    stream.fail("llm streams batch continuously (or statically), not dynamically", "batching");
+}
+
+void resolve_stage(const view& stage, const std::string& stream_prec, const scenario& sc, tlm::stage_config& sg) {
+  if (stage.has("unit") == stage.has("units")) stage.fail("give unit or units (one of them)", "unit");
+  if (stage.has("unit")) sg.unit = stage.str("unit");
+  for (const auto& u : stage.at("units").items()) sg.units.push_back(u.scalar());
+  if (!sg.units.empty()) sg.unit = sg.units.front();
+  const std::string par = stage.str("parallel");
+  sg.parallel = par == "data" ? tlm::parallel_kind::data : par == "replicas" ? tlm::parallel_kind::replicas
+                                                                             : tlm::parallel_kind::single;
+  if (sg.parallel == tlm::parallel_kind::single && sg.units.size() > 1)
+    stage.fail("several units need parallel: replicas or data", "parallel");
+  const tlm::precision prec = tlm::parse_precision(stage.has("precision") ? stage.str("precision") : stream_prec);
+  if (stage.has("model") == stage.has("graph")) {
+    stage.fail("give model or graph (one of them)", "model");
+    return;
+  }
+  if (stage.has("model")) {
+    tlm::model_params params;
+    for (const auto& [k, v] : stage.at("params").entries()) params[k] = std::strtod(v.scalar().c_str(), nullptr);
+    try {
+      sg.graph = tlm::build_model(stage.str("model"), params, prec);
+    } catch (const std::invalid_argument& e) {
+      stage.fail(e.what(), "params");
+      return;
+    }
+    const tlm::model_info* mi = tlm::find_model(stage.str("model"));
+    bool has_batch = false;
+    for (const auto& p : mi->params) has_batch |= p.name == "batch";
+    sg.per_request_batch = !has_batch ? 1 : params.count("batch") ? params.at("batch") : 1;
+  } else {
+    if (stage.has("params")) stage.fail("params go with a model, not a graph file", "params");
+    std::string error;
+    if (!read_graph(relative_to_scenario(sc, stage.str("graph")), prec, sg.graph, error)) stage.fail(error, "graph");
+  }
+  if (stage.has("training")) {
+    tlm::training_options t;
+    const view tv = stage.at("training");
+    t.data_parallel = sg.parallel == tlm::parallel_kind::data ? static_cast<int>(sg.all_units().size()) : 1;
+    t.gradients = tlm::parse_precision(tv.str("gradients"));
+    t.bucket_bytes = tv.si("bucket");
+    t.accumulation_steps = static_cast<int>(tv.integer("accumulation"));
+    sg.graph = tlm::training_step(sg.graph, t);
+    // A step trains on every rank's micro-batches.
+    sg.per_request_batch *= t.accumulation_steps * t.data_parallel;
+    sg.training = true;
+  }
+  if (stage.has("input")) {
+    const view in = stage.at("input");
+    sg.graph.ops.insert(sg.graph.ops.begin(), tlm::transfer_op("input", in.str("from"), in.si("bytes"), 0));
   }
 }
 
-void resolve_workload(const view& w, scenario& sc) {
-  std::set<std::string> unit_names;
-  for (const auto& u : sc.platform.units) unit_names.insert(u.name);
+void resolve_workload(const view& w, const view& platform, scenario& sc) {
+  std::vector<std::pair<std::string, view>> stream_views;
   for (const auto& [name, s] : w.at("streams").entries()) {
+    stream_views.emplace_back(name, s);
     tlm::stream_config st;
     st.name = name;
     view arr = s.at("arrival");
-    st.arrival = arr.str("kind") == "poisson" ? tlm::arrival_kind::poisson : tlm::arrival_kind::fixed_rate;
-    st.rate = units::hertz(arr.si("rate"));
-    st.start = units::seconds(arr.si("start"));
-    st.queue_limit = static_cast<int>(s.integer("queue_limit"));
-    const std::string stream_prec = s.str("precision");
-    for (const auto& stage : s.at("stages").items()) {
-      tlm::stage_config sg;
-      sg.unit = stage.str("unit");
-      if (!unit_names.count(sg.unit)) stage.fail("'" + sg.unit + "' is not a compute unit of the platform", "unit");
-      tlm::model_params params;
-      for (const auto& [k, v] : stage.at("params").entries()) params[k] = std::strtod(v.scalar().c_str(), nullptr);
-      const std::string prec = stage.has("precision") ? stage.str("precision") : stream_prec;
-      try {
-        sg.graph = tlm::build_model(stage.str("model"), params, tlm::parse_precision(prec));
-      } catch (const std::invalid_argument& e) {
-        stage.fail(e.what(), "params");
-      }
-      st.stages.push_back(std::move(sg));
+    const std::string kind = arr.str("kind");
+    st.arrival = kind == "poisson"       ? tlm::arrival_kind::poisson
+                 : kind == "closed_loop" ? tlm::arrival_kind::closed_loop
+                 : kind == "trace"       ? tlm::arrival_kind::trace
+                                         : tlm::arrival_kind::fixed_rate;
+    if (kind == "fixed_rate" || kind == "poisson") {
+      if (!arr.has("rate")) arr.fail("a " + kind + " stream needs a rate (e.g. \"30 Hz\")", "rate");
+      else st.rate = units::hertz(arr.si("rate"));
     }
-    if (st.stages.empty()) s.fail("a stream needs at least one stage", "stages");
+    st.start = units::seconds(arr.si("start"));
+    st.users = static_cast<int>(arr.integer("users"));
+    st.think_time = units::seconds(arr.si("think_time"));
+    st.think_exponential = arr.str("think") == "exponential";
+    if (kind == "trace") {
+      std::string error;
+      if (!arr.has("file")) arr.fail("a trace stream needs a file", "file");
+      else if (!read_trace(relative_to_scenario(sc, arr.str("file")), st.trace, error)) arr.fail(error, "file");
+    }
+    st.queue_limit = static_cast<int>(s.integer("queue_limit"));
+    const view b = s.at("batching");
+    const std::string bk = b.str("kind");
+    st.batching.kind = bk == "static"       ? tlm::batching_kind::static_batch
+                       : bk == "dynamic"    ? tlm::batching_kind::dynamic
+                       : bk == "continuous" ? tlm::batching_kind::continuous
+                                            : tlm::batching_kind::none;
+    st.batching.max_batch = static_cast<int>(b.integer("max_batch"));
+    st.batching.timeout = units::seconds(b.si("timeout"));
+    if (s.has("llm") == s.has("stages")) {
+      s.fail("a stream needs stages, or llm (one of them)", "stages");
+      continue;
+    }
+    if (s.has("llm")) {
+      resolve_llm(s.at("llm"), s, st);
+    } else {
+      if (st.batching.kind == tlm::batching_kind::continuous)
+        b.fail("continuous batching is for llm streams; use static or dynamic", "kind");
+      const std::string stream_prec = s.str("precision");
+      for (const auto& stage : s.at("stages").items()) {
+        tlm::stage_config sg;
+        resolve_stage(stage, stream_prec, sc, sg);
+        st.stages.push_back(std::move(sg));
+      }
+      if (st.stages.empty()) s.fail("a stream needs at least one stage", "stages");
+    }
     sc.workload.streams.push_back(std::move(st));
+  }
+  // KV caches not sized in the file take what their memory has left (after every
+  // stream's weights are known), then the whole placement is checked.
+  for (std::size_t i = 0; i < sc.workload.streams.size(); ++i) {
+    auto& st = sc.workload.streams[i];
+    if (!st.is_llm || st.llm.kv_cache_bytes > 0) continue;
+    const view l = stream_views[i].second.at("llm");
+    st.llm.kv_cache_bytes = std::max(0.0, tlm::default_kv_cache_bytes(sc.platform, sc.workload, st, l.num("memory_utilization")));
+  }
+  // Report each problem at the component, stream or stage it names, at the key at fault.
+  for (const tlm::platform_problem& p : tlm::check_platform(sc.platform, sc.workload)) {
+    bool placed = false;
+    for (const auto& [name, sv] : stream_views) {
+      if (placed || p.component != "stream " + name) continue;
+      placed = true;
+      if (p.stage < 0) {
+        sv.fail(p.message, p.key);
+        continue;
+      }
+      const auto stages = sv.at("stages").items();
+      if (p.stage >= static_cast<int>(stages.size())) {
+        sv.fail(p.message, "stages");
+        continue;
+      }
+      const view& st = stages[static_cast<std::size_t>(p.stage)];
+      st.fail(p.message, st.has(p.key) ? p.key : (st.has("units") ? "units" : "unit"));
+    }
+    for (const auto& [name, c] : platform.at("components").entries())
+      if (!placed && p.component == name) c.fail(p.message, p.key), placed = true;
+    if (!placed) platform.fail(p.text());
   }
 }
 
@@ -303,7 +661,7 @@ void resolve(const view& root, scenario& sc) {
   sc.platform.quantum = units::seconds(platform.si("quantum"));
   resolve_domains(platform, sc);
   resolve_components(platform, sc);
-  resolve_workload(root.at("workload"), sc);
+  resolve_workload(root.at("workload"), platform, sc);
   resolve_thermal(root.at("thermal"), sc);
   resolve_policy(root.at("policy"), sc);
 }

@@ -17,66 +17,192 @@ schema_ptr leakage_schema() {
                  opt("v_exponent", number("exponent of the voltage dependence", "2", 0.0))});
 }
 
-std::vector<field> compute_fields() {
-  return {
+// --- components, by kind: `ptsim list components` prints these declarations ---------
+
+std::vector<std::string> precision_names() { return {"fp32", "fp16", "bf16", "fp8", "int8"}; }
+
+schema_ptr per_precision(const std::string& what) {
+  return map_of(number(what, std::nullopt, 0.0), what + ", by precision (fp32, fp16, bf16, fp8, int8)");
+}
+
+/// Defaults that differ between compute kinds.
+struct compute_defaults {
+  const char* launch_overhead;
+  const char* tile;
+  const char* efficiency;
+  const char* vector_efficiency;
+};
+
+std::vector<field> compute_fields(const compute_defaults& d, std::vector<field> own) {
+  std::vector<field> f = {
       req("kind", str("component kind")),
       req("domain", str("DVFS domain (a key of platform.domains) that clocks this unit")),
-      req("connect", str("interconnect (component name) that carries this unit's memory traffic")),
-      opt("cores", integer("parallel cores (or engines) sharing the work", "1", 1)),
-      opt("ops_per_cycle",
-          map_of(number("operations per cycle per core (a MAC counts as 2)", std::nullopt, 0.0),
-                 "peak arithmetic per precision (fp32, fp16, bf16, fp8, int8)")),
-      opt("efficiency", number("share of peak reached by compute-bound operators", "0.7", 0.0, 1.0)),
-      opt("vector_efficiency", number("share of peak reached by vector/elementwise operators", "0.25", 0.0, 1.0)),
-      opt("launch_overhead", quantity(dims::time(), "fixed cost per operator", "5 us", 0.0, false)),
-      opt("tile", quantity(dims::bytes(), "memory transaction size", "256 KiB")),
+      req("connect", str("first hop of its memory traffic: an interconnect (noc) or a memory")),
+      opt("fabric", str("first hop of its collectives: a link (nvlink, pcie) or switch ending in a terminal")),
+      opt("io", list_of(str("interconnect or target"), "first hops towards io targets (storage, NICs, host memory)")),
+  };
+  f.insert(f.end(), own.begin(), own.end());
+  std::vector<field> rest = {
+      opt("efficiency", number("share of peak reached by tensor operators (GEMM, convolution, attention)",
+                               d.efficiency, 0.0, 1.0)),
+      opt("vector_efficiency", number("share of peak reached by vector/elementwise operators", d.vector_efficiency,
+                                      0.0, 1.0)),
+      opt("op_efficiency", map_of(number("share of peak", std::nullopt, 0.0, 1.0),
+                                  "share of peak per operator kind (gemm, conv, attention, elementwise, norm, "
+                                  "embedding, pool, other), overriding efficiency and vector_efficiency")),
+      opt("launch_overhead", quantity(dims::time(), "fixed cost per operator (kernel launch)", d.launch_overhead, 0.0,
+                                      false)),
+      opt("tile", quantity(dims::bytes(), "memory transaction size (large for GPUs: the kernel is not the bottleneck)",
+                           d.tile)),
+      opt("idle_exit_latency", quantity(dims::time(), "exit latency of the idle state, paid by the first operator "
+                                        "after an idle period of at least idle_residency", "0 s", 0.0, false)),
+      opt("idle_residency", quantity(dims::time(), "idle time after which the unit is in its idle state", "0 s", 0.0,
+                                     false)),
       opt("c_eff", quantity(dims::capacitance(), "switched capacitance of the whole unit (P = C V^2 f a)")),
       opt("stall_activity", number("activity while stalled on memory", "0.3", 0.0, 1.0)),
       opt("leakage", leakage_schema()),
   };
+  f.insert(f.end(), rest.begin(), rest.end());
+  return f;
 }
 
 schema_ptr cpu_cluster_schema() {
-  return object("CPU cluster: cores sharing one DVFS domain", compute_fields());
+  return object("CPU cluster: cores sharing one DVFS domain (per-core DVFS: one single-core cluster per domain)",
+                compute_fields({"5 us", "256 KiB", "0.7", "0.25"},
+                               {opt("cores", integer("cores sharing the work", "1", 1)),
+                                req("ops_per_cycle", per_precision("SIMD operations per cycle per core (FMA = 2)"))}));
 }
 
 schema_ptr npu_schema() {
-  return object("NPU: a MAC array with its own DVFS domain", compute_fields());
+  return object("NPU: MAC arrays with a vector unit and on-chip SRAM, in their own DVFS domain",
+                compute_fields({"5 us", "256 KiB", "0.7", "0.25"},
+                               {opt("cores", integer("engines sharing the work", "1", 1)),
+                                req("ops_per_cycle", per_precision("MAC-array operations per cycle per engine (MAC = 2)")),
+                                opt("vector_ops_per_cycle", per_precision("vector-unit operations per cycle per engine")),
+                                opt("sram", quantity(dims::bytes(), "on-chip SRAM holding activations between "
+                                                     "operators (0: none)", "0 B", 0.0, false))}));
+}
+
+schema_ptr gpu_schema() {
+  return object("GPU: streaming multiprocessors with tensor cores, in their own DVFS domain",
+                compute_fields({"4 us", "64 MiB", "0.7", "0.5"},
+                               {req("sms", integer("streaming multiprocessors", std::nullopt, 1)),
+                                req("tensor_ops_per_cycle", per_precision("dense tensor-core operations per cycle per SM")),
+                                req("vector_ops_per_cycle", per_precision("CUDA-core operations per cycle per SM")),
+                                opt("l2_cache", quantity(dims::bytes(), "L2 holding activations between operators "
+                                                         "(0: none)", "0 B", 0.0, false))}));
+}
+
+std::vector<field> link_power_fields() {
+  return {opt("energy_per_byte", quantity(dims::energy_per_byte(), "energy per byte moved", "0 J/B", 0.0, false)),
+          opt("background_power", quantity(dims::power(), "static power (PHYs, idle)", "0 W", 0.0, false))};
+}
+
+schema_ptr with_power(const std::string& doc, std::vector<field> f) {
+  for (auto& x : link_power_fields()) f.push_back(x);
+  return object(doc, f);
 }
 
 schema_ptr noc_schema() {
-  return object("On-chip interconnect between units and memory",
-                {req("kind", str("component kind")),
-                 req("connect", str("memory (component name) behind this interconnect")),
-                 req("bandwidth", quantity(dims::bandwidth(), "aggregate bandwidth")),
-                 opt("latency", quantity(dims::time(), "traversal latency", "30 ns", 0.0, false)),
-                 opt("energy_per_byte", quantity(dims::energy_per_byte(), "energy per byte moved", "0 J/B", 0.0, false)),
-                 opt("background_power", quantity(dims::power(), "static power", "0 W", 0.0, false))});
+  return with_power("On-chip interconnect (NoC or bus) between units and one memory",
+                    {req("kind", str("component kind")),
+                     req("connect", str("memory (or interconnect) behind it")),
+                     req("bandwidth", quantity(dims::bandwidth(), "aggregate bandwidth")),
+                     opt("latency", quantity(dims::time(), "traversal latency", "30 ns", 0.0, false))});
 }
 
-schema_ptr memory_schema(const std::string& what) {
+schema_ptr pcie_schema() {
+  return with_power(
+      "PCIe link (point to point, full duplex): lanes x per-lane rate of its generation, per direction "
+      "(gen3 0.985, gen4 1.969, gen5 3.938, gen6 7.563 GB/s per lane after encoding; PCI-SIG)",
+      {req("kind", str("component kind")),
+       opt("connect", str("component at its far end (none: the link itself ends transfers)")),
+       opt("lanes", integer("lanes", "16", 1)),
+       opt("generation", enumeration({"3", "4", "5", "6"}, "PCIe generation", "5")),
+       opt("bandwidth", quantity(dims::bandwidth(), "per-direction bandwidth (overrides lanes x generation)")),
+       opt("latency", quantity(dims::time(), "one-way latency (illustrative default)", "1 us", 0.0, false))});
+}
+
+schema_ptr nvlink_schema() {
+  return with_power(
+      "NVLink-class link (point to point, full duplex): links x per-link rate, per direction "
+      "(NVLink 4: 18 links x 25 GB/s = 450 GB/s each way, 900 GB/s total per H100)",
+      {req("kind", str("component kind")),
+       opt("connect", str("component at its far end (none: the link itself ends transfers, e.g. between two GPUs)")),
+       opt("links", integer("links", "18", 1)),
+       opt("link_bandwidth", quantity(dims::bandwidth(), "per-direction bandwidth of one link", "25 GB/s")),
+       opt("latency", quantity(dims::time(), "one-way latency per hop (illustrative default)", "1 us", 0.0, false))});
+}
+
+schema_ptr switch_schema() {
+  return with_power(
+      "Switch (NVSwitch, PCIe switch): many upstream links, routes to its ports by address; with no ports it is a "
+      "terminal that collectives cross and end in",
+      {req("kind", str("component kind")),
+       opt("ports", list_of(str("component"), "downstream components (none: a terminal fabric)")),
+       req("bandwidth", quantity(dims::bandwidth(), "aggregate switching bandwidth")),
+       opt("latency", quantity(dims::time(), "traversal latency (illustrative default)", "500 ns", 0.0, false))});
+}
+
+schema_ptr memory_schema(const std::string& what, const char* latency, const char* efficiency) {
   return object(what,
                 {req("kind", str("component kind")),
-                 req("bandwidth", quantity(dims::bandwidth(), "peak bandwidth shared by all initiators")),
-                 opt("latency", quantity(dims::time(), "access latency", "100 ns", 0.0, false)),
-                 opt("efficiency", number("share of peak bandwidth reachable", "0.8", 0.0, 1.0)),
+                 opt("bandwidth", quantity(dims::bandwidth(), "peak bandwidth shared by all initiators "
+                                           "(or give channels and channel_bandwidth)")),
+                 opt("channels", integer("independent channels (HBM: pseudo-channels)", "1", 1)),
+                 opt("channel_bandwidth", quantity(dims::bandwidth(), "peak bandwidth of one channel")),
+                 opt("latency", quantity(dims::time(), "access latency", latency, 0.0, false)),
+                 opt("efficiency", number("share of peak bandwidth reachable under contention (refresh, turnarounds)",
+                                          efficiency, 0.0, 1.0)),
                  opt("capacity", quantity(dims::bytes(), "capacity", "8 GiB")),
                  opt("background_power", quantity(dims::power(), "standby and refresh power", "0 W", 0.0, false)),
                  opt("energy_per_byte_read", quantity(dims::energy_per_byte(), "read energy", "0 J/B", 0.0, false)),
                  opt("energy_per_byte_write", quantity(dims::energy_per_byte(), "write energy", "0 J/B", 0.0, false))});
 }
 
+schema_ptr nvme_schema() {
+  return object("NVMe storage: read and write bandwidth, latency, idle and active power",
+                {req("kind", str("component kind")),
+                 req("read_bandwidth", quantity(dims::bandwidth(), "sequential read bandwidth")),
+                 opt("write_bandwidth", quantity(dims::bandwidth(), "sequential write bandwidth (default: read)")),
+                 opt("latency", quantity(dims::time(), "access latency (illustrative default)", "80 us", 0.0, false)),
+                 opt("capacity", quantity(dims::bytes(), "capacity", "3.84 TB")),
+                 opt("idle_power", quantity(dims::power(), "power when idle", "5 W", 0.0, false)),
+                 opt("active_power", quantity(dims::power(), "power streaming at full bandwidth", "20 W", 0.0, false))});
+}
+
+schema_ptr nic_schema() {
+  return object("Network interface: link rate, latency, idle and active power",
+                {req("kind", str("component kind")),
+                 req("bandwidth", quantity(dims::bandwidth(), "link rate per direction (400 Gb/s = 50 GB/s)")),
+                 opt("latency", quantity(dims::time(), "one-way latency (illustrative default)", "2 us", 0.0, false)),
+                 opt("idle_power", quantity(dims::power(), "power when idle", "10 W", 0.0, false)),
+                 opt("active_power", quantity(dims::power(), "power at full link rate", "20 W", 0.0, false))});
+}
+
 schema_ptr platform_schema() {
   auto opp = object("operating point", {req("freq", quantity(dims::frequency(), "frequency")),
                                         req("volt", quantity(dims::voltage(), "voltage"))});
-  auto domain = object("DVFS domain",
-                       {req("opps", list_of(opp, "operating points (V-f table)")),
-                        opt("transition_latency", quantity(dims::time(), "time for a frequency change to take effect",
-                                                           "500 us", 0.0, false))});
+  auto domain = object(
+      "DVFS domain",
+      {req("opps", list_of(opp, "operating points (V-f table)")),
+       opt("transition_latency", quantity(dims::time(), "time for a frequency change to take effect", "500 us", 0.0,
+                                          false)),
+       opt("switch_stall", quantity(dims::time(), "units of the domain stall this long when the clock switches "
+                                    "(PLL relock)", "0 s", 0.0, false))});
   auto component = variant({{"cpu_cluster", cpu_cluster_schema()},
                             {"npu", npu_schema()},
+                            {"gpu", gpu_schema()},
                             {"noc", noc_schema()},
-                            {"lpddr", memory_schema("LPDDR memory (LPDDR5/5X)")}},
+                            {"pcie", pcie_schema()},
+                            {"nvlink", nvlink_schema()},
+                            {"switch", switch_schema()},
+                            {"lpddr", memory_schema("LPDDR memory (LPDDR5)", "100 ns", "0.8")},
+                            {"lpddr5x", memory_schema("LPDDR5X memory (mobile)", "110 ns", "0.8")},
+                            {"ddr5", memory_schema("DDR5 memory (server DIMMs)", "90 ns", "0.75")},
+                            {"hbm", memory_schema("HBM3/HBM3e stacks (GPU memory)", "120 ns", "0.85")},
+                            {"nvme", nvme_schema()},
+                            {"nic", nic_schema()}},
                            "component by kind");
   return object("hardware platform",
                 {opt("quantum", quantity(dims::time(), "TLM global quantum (temporal decoupling)", "50 us")),
@@ -84,23 +210,87 @@ schema_ptr platform_schema() {
                  req("components", map_of(component, "components by name"))});
 }
 
+schema_ptr token_range_schema(const std::string& what, const char* def) {
+  return one_of({integer(what + " (fixed)", def, 1),
+                 object(what + " drawn uniformly", {req("min", integer("smallest", std::nullopt, 1)),
+                                                    req("max", integer("largest", std::nullopt, 1))})},
+                what + ": a number, or {min, max}");
+}
+
 schema_ptr workload_schema() {
-  std::vector<std::string> models;
-  for (const auto& m : tlm::model_zoo()) models.push_back(m.name);
-  auto arrival = object("request arrivals",
-                        {req("kind", enumeration({"fixed_rate", "poisson"}, "arrival process")),
-                         req("rate", quantity(dims::frequency(), "mean arrival rate (e.g. \"30 Hz\")")),
-                         opt("start", quantity(dims::time(), "first arrival", "0 s", 0.0, false))});
-  auto stage = object("pipeline stage: one model on one unit",
-                      {req("unit", str("compute unit (component name)")),
-                       req("model", enumeration(models, "model from the zoo (ptsim list workloads)")),
-                       opt("params", map_of(number("model parameter"), "model parameters")),
-                       opt("precision", enumeration({"fp32", "fp16", "bf16", "fp8", "int8"}, "arithmetic precision"))});
+  std::vector<std::string> models, decoders;
+  for (const auto& m : tlm::model_zoo()) {
+    models.push_back(m.name);
+    if (m.decoder) decoders.push_back(m.name);
+  }
+  auto arrival = object(
+      "request arrivals",
+      {req("kind", enumeration({"fixed_rate", "poisson", "closed_loop", "trace"},
+                               "fixed_rate and poisson need rate; closed_loop: users who each wait for an answer, "
+                               "think, and ask again (offline throughput: think_time 0); trace: a CSV file")),
+       opt("rate", quantity(dims::frequency(), "mean arrival rate (fixed_rate, poisson)")),
+       opt("start", quantity(dims::time(), "first arrival", "0 s", 0.0, false)),
+       opt("users", integer("closed_loop: concurrent users (outstanding requests)", "1", 1)),
+       opt("think_time", quantity(dims::time(), "closed_loop: mean think time between answer and next request", "0 s",
+                                  0.0, false)),
+       opt("think", enumeration({"fixed", "exponential"}, "closed_loop: think-time distribution", "fixed")),
+       opt("file", str("trace: CSV of arrival_s,prompt_tokens,output_tokens (header optional), relative to the "
+                       "scenario file"))});
+  auto batching = object(
+      "batching of requests",
+      {opt("kind", enumeration({"none", "static", "dynamic", "continuous"},
+                               "none: each request alone; static: full batches; dynamic: up to max_batch or the "
+                               "timeout; continuous: iteration-level (llm streams)", "none")),
+       opt("max_batch", integer("requests per batch (llm: sequences in flight per instance)", "1", 1)),
+       opt("timeout", quantity(dims::time(), "dynamic: longest wait of a batch's first request; static: 0 waits for "
+                               "a full batch", "0 s", 0.0, false))});
+  auto training = object(
+      "run the stage's model as a training step: forward, backward (~2x), gradient all-reduce over the stage's "
+      "data-parallel units, mixed-precision Adam",
+      {opt("gradients", enumeration(precision_names(), "precision of the gradients exchanged", "bf16")),
+       opt("bucket", quantity(dims::bytes(), "gradient all-reduce bucket (PyTorch DDP default 25 MiB)", "25 MiB")),
+       opt("accumulation", integer("micro-batches per step (gradient accumulation)", "1", 1))});
+  auto input = object("bytes each request brings in before the stage runs",
+                      {req("from", str("component the unit reads them from (host memory, storage, NIC)")),
+                       req("bytes", quantity(dims::bytes(), "bytes per request"))});
+  auto stage = object(
+      "pipeline stage: one model on one unit, on the least loaded of several, or on a data-parallel group",
+      {opt("unit", str("compute unit (component name)")),
+       opt("units", list_of(str("compute unit"), "units of the stage (see parallel)")),
+       opt("parallel", enumeration({"single", "replicas", "data"},
+                                   "replicas: each request on the least loaded unit; data: every unit runs it as one "
+                                   "data-parallel group", "single")),
+       opt("model", enumeration(models, "model from the zoo (ptsim list workloads)")),
+       opt("graph", str("custom operator graph file (YAML list of operators), relative to the scenario file")),
+       opt("params", map_of(number("model parameter"), "model parameters")),
+       opt("precision", enumeration(precision_names(), "arithmetic precision")),
+       opt("training", training),
+       opt("input", input)});
+  auto llm = object(
+      "LLM serving: a decoder from the zoo on instances of tensor_parallel units",
+      {req("model", enumeration(decoders, "decoder model (shape presets; params override layers, hidden, ...)")),
+       opt("params", map_of(number("shape parameter"), "shape overrides (layers, hidden, heads, kv_heads, head_dim, "
+                                                        "ffn, vocab)")),
+       req("units", list_of(str("compute unit"), "units; consecutive runs of tensor_parallel form an instance")),
+       opt("tensor_parallel", integer("ranks per instance (heads and FFN split, two all-reduces per layer)", "1", 1)),
+       opt("weights", enumeration(precision_names(), "weight precision (GEMMs run at it)", "bf16")),
+       opt("kv_precision", enumeration(precision_names(), "KV-cache precision", "bf16")),
+       opt("max_batched_tokens", integer("tokens per iteration: prefill chunks and decodes", "8192", 1)),
+       opt("chunked_prefill", boolean("split prompts to fill each iteration's token budget", "true")),
+       opt("kv_cache", quantity(dims::bytes(), "KV-cache bytes per rank (default: memory_utilization of the memory "
+                                "less the weights)")),
+       opt("memory_utilization", number("share of the memory the weights and KV cache may use", "0.9", 0.0, 1.0)),
+       opt("layer_groups", integer("layers simulated as this many folded groups (1: fastest)", "1", 1)),
+       opt("prompt_tokens", token_range_schema("prompt tokens per request", "128")),
+       opt("output_tokens", token_range_schema("output tokens per request", "128"))});
   auto stream = object("a request stream",
                        {req("arrival", arrival),
-                        opt("precision", enumeration({"fp32", "fp16", "bf16", "fp8", "int8"}, "default precision", "int8")),
-                        req("stages", list_of(stage, "stages run in order for every request")),
-                        opt("queue_limit", integer("requests waiting before new arrivals are dropped", "64", 1))});
+                        opt("precision", enumeration(precision_names(), "default precision", "int8")),
+                        opt("stages", list_of(stage, "stages run in order for every request (or batch)")),
+                        opt("llm", llm),
+                        opt("batching", batching),
+                        opt("queue_limit", integer("open-loop requests waiting or running before new arrivals are "
+                                                   "dropped", "64", 1))});
   return object("ML workload", {req("streams", map_of(stream, "request streams by name"))});
 }
 

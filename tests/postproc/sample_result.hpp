@@ -86,11 +86,40 @@ inline run_summary sample_summary() {
   return s;
 }
 
-/// Writes and commits the sample with n_samples timeseries rows and n_jobs jobs.
+/// Operator i: units and names of varying length (UTF-8 included), back to back per unit.
+inline op_row sample_op(std::size_t i) {
+  static const char* const units[] = {"npu", "big.cpu0", "gpu"};
+  static const char* const names[] = {"conv2d_3x3", "dwconv", "gemm_µkernel", "add"};
+  op_row r;
+  r.unit = units[i % 3];
+  r.op = names[i % 4];
+  r.start_s = 0.001 * static_cast<double>(i / 3);
+  r.end_s = r.start_s + 0.0005 + 1e-6 * static_cast<double>(i % 5);
+  r.bound_by = i % 2 ? "memory" : "compute";
+  return r;
+}
+
+/// Unit, compute, memory, interconnect, dvfs, idle exit, idle (s), ops: each unit's 3 s.
+inline std::vector<unit_time_row> sample_unit_summary() {
+  return {{"npu", 1.25, 0.5, 0.0625, 0.03125, 0.03125, 1.125, 4000},
+          {"big.cpu0", 0.0, 2.75, 0.0, 0.0, 0.0, 0.25, 7}};
+}
+
+inline std::vector<domain_summary_row> sample_domain_summary() {
+  return {{"big", 0.375, 0.25, 0.125}, {"gpu", 0.0, 0.0, 0.0}};
+}
+
+/// Writes and commits the sample with n_samples timeseries rows and n_jobs jobs; n_ops
+/// operators offered to an ops table of ops_limit rows, and the unit and domain summaries.
 inline void write_sample(const std::filesystem::path& path, std::size_t n_samples,
-                         std::size_t n_jobs) {
+                         std::size_t n_jobs, std::size_t n_ops = 0,
+                         std::uint64_t ops_limit = default_ops_limit) {
   const timeseries_layout l = sample_layout();
   result_writer w(path, sample_metadata(), l, record_period_s);
+  w.set_ops_limit(ops_limit);
+  for (std::size_t i = 0; i < n_ops; ++i) w.add_op(sample_op(i));
+  w.set_unit_summary(sample_unit_summary());
+  w.set_domain_summary(sample_domain_summary());
   std::vector<std::vector<double>> rows(l.variables.size());
   std::vector<const double*> ptrs(l.variables.size());
   for (std::size_t t = 0; t < n_samples; ++t) {

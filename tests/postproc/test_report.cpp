@@ -136,3 +136,98 @@ TEST_CASE("table and markdown: one row per metric with units, aligned columns") 
   CHECK(md[1] == "|---|---|---:|");
   CHECK(md[2] == "| energy_J | J | 123.456 |");
 }
+
+namespace {
+
+labelled_summary group_entry() {
+  labelled_summary g;
+  g.label = "governor=performance";
+  g.summary = test::sample_summary();
+  g.params = {{"policy.governor", "performance"}};
+  g.runs = {"p-1", "p-2", "p-3"};
+  g.ci95["energy_J"] = 0.5;
+  g.ci95["avg_power_W"] = std::numeric_limits<double>::quiet_NaN();
+  g.units = test::sample_unit_summary();
+  g.domains = test::sample_domain_summary();
+  return g;
+}
+
+}  // namespace
+
+TEST_CASE("report_value: summary metrics and per-domain / per-unit values by name") {
+  const labelled_summary g = group_entry();
+  CHECK(report_value(g, "energy_J") == 123.456);
+  CHECK(report_value(g, "throttled_fraction[big]") == 0.375);
+  CHECK(report_value(g, "throttled_thermal_fraction[big]") == 0.25);
+  CHECK(report_value(g, "throttled_power_fraction[big]") == 0.125);
+  CHECK(report_value(g, "compute_bound_s[npu]") == 1.25);
+  CHECK(report_value(g, "dvfs_stall_s[npu]") == 0.03125);
+  CHECK(report_value(g, "busy_s[npu]") == 1.875);
+  CHECK(report_value(g, "idle_s[big.cpu0]") == 0.25);
+  CHECK(report_value(g, "ops[npu]") == 4000);
+  CHECK(std::isnan(report_value(g, "throttled_fraction[little]")));
+  CHECK(std::isnan(report_value(g, "no_such_metric")));
+  CHECK(std::isnan(report_value(g, "nonsense[npu]")));
+}
+
+TEST_CASE("a replicate group: mean ± CI in tables, ci95 columns in csv, runs and ci95 in json") {
+  labelled_summary single;
+  single.label = "s25";
+  single.summary = test::sample_summary();
+  single.params = {{"policy.governor", "powersave"}};
+  const std::vector<labelled_summary> both{group_entry(), single};
+
+  const std::string table = format_report(both, report_format::table);
+  CHECK(table.find("policy.governor") != std::string::npos);
+  CHECK(table.find("performance") != std::string::npos);
+  CHECK(table.find("123.456 ± 0.5") != std::string::npos);
+  CHECK(table.find("throttled_fraction[big]") != std::string::npos);
+  CHECK(table.find("throttled_power_fraction[big]") != std::string::npos);  // some entry has it
+  CHECK(table.find("where the time went") != std::string::npos);
+
+  const std::vector<std::string> csv = lines_of(format_report(both, report_format::csv));
+  CHECK(csv[0] == "metric,units,governor=performance,governor=performance ci95,s25,s25 ci95");
+  CHECK(csv[1] == "policy.governor,param,performance,,powersave,");
+  CHECK(csv[2] == "energy_J,J,123.456,0.5,123.456,");
+  bool npu_compute = false;
+  for (const auto& l : csv) npu_compute |= l == "compute_bound_s[npu],s,1.25,,,";
+  CHECK(npu_compute);
+
+  const std::string json = format_report({group_entry()}, report_format::json);
+  CHECK(json.find("\"runs\": [\"p-1\", \"p-2\", \"p-3\"]") != std::string::npos);
+  CHECK(json.find("\"params\": {\"policy.governor\": \"performance\"}") != std::string::npos);
+  CHECK(json.find("\"ci95\": {") != std::string::npos);
+  CHECK(json.find("\"energy_J\": 0.5") != std::string::npos);
+  CHECK(json.find("\"avg_power_W\": null") != std::string::npos);
+  CHECK(json.find("\"domains\": {") != std::string::npos);
+  CHECK(json.find("\"big\": {\"throttled_fraction\": 0.375, \"throttled_thermal_fraction\": 0.25, "
+                  "\"throttled_power_fraction\": 0.125}") != std::string::npos);
+  CHECK(json.find("\"npu\": {\"busy_s\": 1.875, \"compute_bound_s\": 1.25, \"memory_bound_s\": 0.5, "
+                  "\"interconnect_bound_s\": 0.0625, \"dvfs_stall_s\": 0.03125, \"idle_exit_s\": 0.03125, "
+                  "\"idle_s\": 1.125, \"ops\": 4000}") != std::string::npos);
+  // The summary metrics stay plain top-level numbers, before the nested objects; units last.
+  CHECK(json_number_after(json, "energy_J") == 123.456);
+  CHECK(json.find("\"energy_J\": 123.456") < json.find("\"ci95\""));
+  CHECK(json.rfind("\"units\": {") > json.find("\"time_breakdown\""));
+}
+
+TEST_CASE("where the time went, one run: units as rows, shares of the run in percent") {
+  labelled_summary r;
+  r.label = "run";
+  r.summary = test::sample_summary();
+  r.units = test::sample_unit_summary();
+  const std::string table = format_report({r}, report_format::table);
+  const std::size_t at = table.find("where the time went");
+  REQUIRE(at != std::string::npos);
+  const std::vector<std::string> lines = lines_of(table.substr(at));
+  REQUIRE(lines.size() == 5);
+  CHECK(lines[1].find("unit") == 0);
+  CHECK(lines[1].find("compute-bound") != std::string::npos);
+  // npu: run 3 s = busy 1.875 + idle 1.125; compute 1.25 s = 41.7%, memory 0.5 s = 16.7%,
+  // interconnect 0.0625 s = 2.08%, DVFS and idle exit 0.03125 s = 1.04% each.
+  CHECK(lines[3].find("npu") == 0);
+  for (const char* share : {"62.5%", "41.7%", "16.7%", "2.08%", "1.04%", "37.5%", "4000"})
+    CHECK_MESSAGE(lines[3].find(share) != std::string::npos, share);
+  const std::string md = format_report({r}, report_format::markdown);
+  CHECK(md.find("| npu | 62.5% | 41.7% | 16.7% | 2.08% | 1.04% | 1.04% | 37.5% | 4000 |") != std::string::npos);
+}

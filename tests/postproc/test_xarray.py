@@ -86,8 +86,8 @@ with h5py.File(path, "r") as f:
     for key in ("ptsim_version", "schema_version", "scenario", "scenario_name", "host",
                 "start_time"):
         assert isinstance(a[key], str), (key, type(a[key]))
-    assert a["schema_version"] == "1.0"
-    assert int(a["schema_version_major"]) == 1 and int(a["schema_version_minor"]) == 0
+    assert a["schema_version"] == "1.1"
+    assert int(a["schema_version_major"]) == 1 and int(a["schema_version_minor"]) == 1
     assert int(a["seed"]) == 18446744073709551557
     assert a["scenario_name"] == "phone-camera"
     assert float(a["wall_s"]) == 12.5
@@ -106,7 +106,8 @@ for name, (value, units) in SUMMARY.items():
 
 jobs = run["jobs"]
 assert list(jobs.columns) == ["id", "stream", "unit", "arrival_s", "start_s", "finish_s",
-                              "latency_s", "energy_J"], list(jobs.columns)
+                              "latency_s", "energy_J", "first_token_s", "tokens_in",
+                              "tokens_out"], list(jobs.columns)
 assert len(jobs) == 5000
 i = np.arange(5000)
 assert (jobs["id"].to_numpy() == i * 3 - 7).all()
@@ -129,6 +130,44 @@ assert fp["name"].tolist() == COORDS["block"]
 np.testing.assert_array_equal(fp["width"].to_numpy(), [1.5e-3, 1.5e-3, 3e-3, 1e-3])
 assert run["units"]["floorplan"]["width"] == "m"
 assert run["units"]["jobs"]["latency_s"] == "s"
+
+# 3b. The groups added in schema 1.1, through the helper module.
+ops = run["ops"]
+assert list(ops.columns) == ["unit", "operator", "start_s", "end_s", "bound_by"], list(ops.columns)
+assert len(ops) == 1000 and run["ops_limit"] == 1000 and run["ops_dropped"] == 200
+k = np.arange(1000)
+assert ops["unit"].tolist() == [["npu", "big.cpu0", "gpu"][x % 3] for x in k]
+assert ops["operator"].tolist() == [["conv2d_3x3", "dwconv", "gemm_µkernel", "add"][x % 4] for x in k]
+assert isinstance(ops["operator"].iloc[0], str)
+np.testing.assert_array_equal(ops["start_s"].to_numpy(), 0.001 * (k // 3))
+np.testing.assert_array_equal(ops["end_s"].to_numpy(), 0.001 * (k // 3) + 0.0005 + 1e-6 * (k % 5))
+assert ops["bound_by"].tolist() == ["memory" if x % 2 else "compute" for x in k]
+assert ops.index.name == "op" and (ops.index.to_numpy() == k).all()
+assert jobs.index.name == "job"
+units = run["unit_summary"]
+assert units.index.tolist() == ["npu", "big.cpu0"]
+assert list(units.columns) == ["compute_bound_s", "memory_bound_s", "interconnect_bound_s",
+                               "dvfs_stall_s", "idle_exit_s", "idle_s", "ops"], list(units.columns)
+assert units.loc["npu", "compute_bound_s"] == 1.25 and units.loc["npu", "ops"] == 4000
+assert units.loc["npu", "dvfs_stall_s"] == 0.03125
+assert run["domain_summary"].loc["big", "throttled_fraction"] == 0.375
+assert run["domain_summary"].loc["big", "throttled_power_fraction"] == 0.125
+assert run["units"]["unit_summary"]["idle_s"] == "s"
+
+# 3c. Every group opens with xarray as is: each column over its row dimension.
+GROUPS = {"jobs": "job", "events": "event", "floorplan": "block", "ops": "op",
+          "unit_summary": "unit", "domain_summary": "domain"}
+for group, dim in GROUPS.items():
+    with xr.open_dataset(path, group=group, engine="h5netcdf") as g:
+        assert list(g.dims) == [dim], (group, g.dims)
+        assert all(v.dims == (dim,) for v in g.data_vars.values()), group
+with xr.open_dataset(path, group="ops", engine="h5netcdf") as g:
+    assert g["operator"].values[2] == "gemm_µkernel"  # fixed-length UTF-8 decoded to str
+    assert g["start_s"].attrs["units"] == "s"
+with xr.open_dataset(path, group="floorplan", engine="h5netcdf") as g:
+    assert g["width"].sel(block="gpu").item() == 3e-3
+with xr.open_dataset(path, group="unit_summary", engine="h5netcdf") as g:
+    assert g["memory_bound_s"].sel(unit="big.cpu0").item() == 2.75
 
 # 4. `ptsim report --format json` numbers parse back to exactly the stored values.
 with open(report_path, encoding="utf-8") as f:

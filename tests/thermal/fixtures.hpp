@@ -1,5 +1,11 @@
 #pragma once
-// Small floorplans shared by the thermal tests.
+// Small floorplans and a scratch folder shared by the thermal tests.
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
 #include <vector>
 
 #include "ptsim/thermal/floorplan.hpp"
@@ -29,5 +35,31 @@ inline std::vector<double> block_power(std::size_t n_blocks, const std::vector<d
   for (std::size_t i = 0; i < blocks_W.size(); ++i) p[i] = blocks_W[i];
   return p;
 }
+
+}  // namespace ptsim::thermal::test
+
+namespace ptsim::thermal::test {
+
+/// A fresh scratch folder for file-based tests, removed at the end.
+struct scratch_dir {
+  std::filesystem::path dir;
+  explicit scratch_dir(const std::string& name) {
+    dir = std::filesystem::temp_directory_path() /
+          ("ptsim_thermal_" + name + "_" + std::to_string(::getpid()));
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+  }
+  ~scratch_dir() { std::filesystem::remove_all(dir); }
+  /// Writes `text` to dir/name and returns the path as a string.
+  std::string write(const std::string& name, const std::string& text) const {
+    std::ofstream(dir / name, std::ios::binary) << text;
+    return (dir / name).string();
+  }
+  std::string path(const std::string& name) const { return (dir / name).string(); }
+  std::string read(const std::string& name) const {
+    std::ifstream in(dir / name, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  }
+};
 
 }  // namespace ptsim::thermal::test

@@ -5,6 +5,8 @@
 #include <new>
 
 #include "fixtures.hpp"
+#include "ptsim/thermal/compact_model.hpp"
+#include "ptsim/thermal/leakage.hpp"
 #include "ptsim/thermal/package.hpp"
 #include "ptsim/thermal/solver.hpp"
 
@@ -56,7 +58,8 @@ TEST_CASE("the allocation counter sees C and C++ allocations") {
 TEST_CASE("step() does not allocate, with either integrator") {
   const rc_network net = build_block_model(test::three_blocks(), package_config{});
   const auto p = test::block_power(3, {3.0, 2.0, 1.0});
-  for (auto method : {integration_method::backward_euler, integration_method::exponential}) {
+  for (auto method : {integration_method::backward_euler, integration_method::exponential,
+                      integration_method::extrapolated_euler}) {
     CAPTURE(static_cast<int>(method));
     transient_solver s(net, 1e-3, 4, 300.0, method);
     s.step(p.data());  // warm-up, in case anything is lazily initialised
@@ -66,5 +69,16 @@ TEST_CASE("step() does not allocate, with either integrator") {
     CHECK(during == 0);
     CHECK(s.temperatures()[0] > 300.0);
   }
+}
+
+TEST_CASE("a leakage-coupled step does not allocate either") {
+  const compact_model m = make_block_compact_model(test::three_blocks(), package_config{});
+  transient_solver s(m.net, 1e-3, 1, 300.0, integration_method::exponential);
+  coupled_transient ct(m, s, make_leakage_fn(m));
+  const double p[] = {3.0, 2.0, 1.0};
+  ct.step(p);
+  const long before = allocations;
+  for (int k = 0; k < 100; ++k) ct.step(p);
+  CHECK(allocations - before == 0);
 }
 #endif

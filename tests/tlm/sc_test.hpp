@@ -96,7 +96,10 @@ inline stream_config stream(const std::string& name, const std::string& unit, co
   s.arrival = arrival_kind::fixed_rate;
   s.rate = pu::hertz(rate_hz);
   s.start = pu::seconds(start_s);
-  s.stages.push_back({unit, g});
+  stage_config st;
+  st.unit = unit;
+  st.graph = g;
+  s.stages.push_back(st);
   s.queue_limit = queue_limit;
   return s;
 }
@@ -121,6 +124,81 @@ inline period_activity total(activity_ledger& l, std::int64_t n) {
     s.bytes_read += p.bytes_read;
     s.bytes_written += p.bytes_written;
   }
+  return s;
+}
+
+}  // namespace sc_test
+
+namespace sc_test {
+
+/// A GPU-like unit with its own memory: `sms` x `per_sm` bf16 tensor ops/cycle at
+/// efficiency `eff`, launch overhead `launch_s`, 64 MiB tiles, connected straight to
+/// memory `mem`.
+inline compute_unit_config gpu(const std::string& name, const std::string& domain, const std::string& mem, int sms,
+                               double per_sm, double eff, double launch_s) {
+  compute_unit_config u;
+  u.name = name;
+  u.kind = "gpu";
+  u.domain = domain;
+  u.connect = mem;
+  u.cores = sms;
+  u.ops_per_cycle[precision::bf16] = per_sm;
+  u.ops_per_cycle[precision::fp32] = per_sm / 2;
+  u.vector_ops_per_cycle[precision::fp32] = per_sm / 8;
+  u.vector_ops_per_cycle[precision::bf16] = per_sm / 4;
+  u.efficiency = eff;
+  u.vector_efficiency = eff;
+  u.launch_overhead = pu::seconds(launch_s);
+  u.tile_bytes = 64.0 * 1024 * 1024;
+  return u;
+}
+
+/// A memory of `Bps` (efficiency 1) with `latency_s`.
+inline memory_config hbm(const std::string& name, double Bps, double latency_s) {
+  memory_config m;
+  m.name = name;
+  m.kind = "hbm";
+  m.bandwidth_Bps = Bps;
+  m.efficiency = 1.0;
+  m.latency = pu::seconds(latency_s);
+  m.capacity_B = 80e9;
+  return m;
+}
+
+/// An interconnect of `kind` to `to` (none: a terminal).
+inline interconnect_config link(const std::string& name, const std::string& kind, std::vector<std::string> to,
+                                double Bps, double latency_s) {
+  interconnect_config i;
+  i.name = name;
+  i.kind = kind;
+  if (kind == "switch") i.ports = std::move(to);
+  else if (!to.empty()) i.connect = to.front();
+  i.bandwidth_Bps = Bps;
+  i.latency = pu::seconds(latency_s);
+  i.point_to_point = i.duplex = kind == "pcie" || kind == "nvlink";
+  return i;
+}
+
+/// An LLM stream of `users` closed-loop users on `units` (tensor_parallel each).
+inline stream_config llm_stream(const std::string& name, const decoder_shape& shape, std::vector<std::string> units,
+                                int tp, int users, int prompt, int output, double kv_bytes) {
+  stream_config s;
+  s.name = name;
+  s.arrival = arrival_kind::closed_loop;
+  s.users = users;
+  s.is_llm = true;
+  s.batching.kind = batching_kind::continuous;
+  s.batching.max_batch = users;
+  s.llm.shape = shape;
+  s.llm.units = std::move(units);
+  s.llm.tensor_parallel = tp;
+  s.llm.weights = precision::bf16;
+  s.llm.kv = precision::bf16;
+  s.llm.max_batch = users;
+  s.llm.max_batched_tokens = 8192;
+  s.llm.kv_cache_bytes = kv_bytes;
+  s.llm.prompt_tokens = {prompt, prompt};
+  s.llm.output_tokens = {output, output};
   return s;
 }
 

@@ -3,11 +3,14 @@
 #include <charconv>
 #include <cmath>
 #include <fstream>
+#include <optional>
 #include <ostream>
 #include <sstream>
 #include <stdexcept>
 #include <unordered_map>
 #include <vector>
+
+#include "text_parse.hpp"
 
 namespace ptsim::thermal {
 
@@ -28,17 +31,16 @@ std::vector<std::string> split_fields(const std::string& line) {
 double parse_number(const std::string& text, const char* what, const std::string& source,
                     std::size_t line) {
   double v = 0;
-  const char* end = text.data() + text.size();
-  const auto [ptr, ec] = std::from_chars(text.data(), end, v);
-  if (ec != std::errc() || ptr != end || !std::isfinite(v))
+  if (!detail::parse_double(text, v))
     fail(source, line, std::string("expected a number for ") + what + ", found '" + text + "'");
   return v;
 }
 
 }  // namespace
 
-floorplan parse_flp(const std::string& text, const std::string& source_name) {
+flp_contents parse_flp_contents(const std::string& text, const std::string& source_name) {
   std::vector<block> blocks;
+  std::vector<std::optional<block_material>> materials;
   std::unordered_map<std::string, std::size_t> first_line;
   std::istringstream in(text);
   std::size_t line_no = 0;
@@ -47,6 +49,9 @@ floorplan parse_flp(const std::string& text, const std::string& source_name) {
     if (!line.empty() && line.back() == '\r') line.pop_back();  // files edited on Windows
     const auto fields = split_fields(line);
     if (fields.empty() || fields.front().front() == '#') continue;
+    double unused = 0;
+    // HotSpot's connectivity lines (name1 name2 wire_density) carry nothing thermal.
+    if (fields.size() == 3 && !detail::parse_double(fields[1], unused)) continue;
     if (fields.size() != 5 && fields.size() != 7) {
       fail(source_name, line_no,
            "expected 5 fields (name width height left_x bottom_y) or 7 (plus specific heat and "
@@ -58,8 +63,15 @@ floorplan parse_flp(const std::string& text, const std::string& source_name) {
     b.height_m = parse_number(fields[2], "height", source_name, line_no);
     b.x_m = parse_number(fields[3], "left_x", source_name, line_no);
     b.y_m = parse_number(fields[4], "bottom_y", source_name, line_no);
-    for (std::size_t k = 5; k < fields.size(); ++k)
-      parse_number(fields[k], k == 5 ? "specific heat" : "resistivity", source_name, line_no);
+    std::optional<block_material> mat;
+    if (fields.size() == 7) {
+      mat = block_material{parse_number(fields[5], "specific heat", source_name, line_no),
+                           parse_number(fields[6], "resistivity", source_name, line_no)};
+      if (!(mat->heat_capacity_J_per_m3K > 0) || !(mat->resistivity_mK_per_W > 0))
+        fail(source_name, line_no,
+             "expected a positive specific heat and resistivity for block '" + b.name + "', found " +
+                 fields[5] + " and " + fields[6]);
+    }
     if (!(b.width_m > 0) || !(b.height_m > 0)) {
       fail(source_name, line_no,
            "expected a positive width and height for block '" + b.name + "', found " +
@@ -72,18 +84,25 @@ floorplan parse_flp(const std::string& text, const std::string& source_name) {
                std::to_string(it->second) + ")");
     }
     blocks.push_back(std::move(b));
+    materials.push_back(mat);
   }
   if (blocks.empty()) fail(source_name, line_no, "expected at least one block, found none");
-  return floorplan(std::move(blocks));
+  return {floorplan(std::move(blocks)), std::move(materials)};
 }
 
-floorplan read_flp(const std::filesystem::path& path) {
+floorplan parse_flp(const std::string& text, const std::string& source_name) {
+  return parse_flp_contents(text, source_name).fp;
+}
+
+flp_contents read_flp_contents(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error(path.string() + ": cannot open floorplan file");
   std::ostringstream text;
   text << in.rdbuf();
-  return parse_flp(text.str(), path.string());
+  return parse_flp_contents(text.str(), path.string());
 }
+
+floorplan read_flp(const std::filesystem::path& path) { return read_flp_contents(path).fp; }
 
 void write_flp(std::ostream& out, const floorplan& fp) {
   // Shortest representation that reads back to the same double.

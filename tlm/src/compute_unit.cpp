@@ -4,37 +4,58 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "ptsim/tlm/interconnect.hpp"
+#include "ptsim/tlm/topology.hpp"
+#include "sc_seconds.hpp"
+
 namespace ptsim::tlm {
 
-using sc_core::sc_time;
-using sc_core::SC_SEC;
+const char* to_string(bound_by b) {
+  switch (b) {
+    case bound_by::compute: return "compute";
+    case bound_by::memory: return "memory";
+    case bound_by::interconnect: return "interconnect";
+    case bound_by::dvfs: return "dvfs";
+    case bound_by::idle_exit: return "idle_exit";
+  }
+  return "?";
+}
 
 compute_unit::compute_unit(sc_core::sc_module_name name, const compute_unit_config& cfg, domain_clock& clock,
                            double control_period_s)
-    : sc_module(name),
-      socket("socket"),
-      cfg_(cfg),
-      clock_(clock),
-      ledger_(control_period_s),
-      scratch_(static_cast<std::size_t>(cfg.tile_bytes)) {
+    : sc_module(name), socket("socket"), cfg_(cfg), clock_(clock), ledger_(control_period_s) {
   SC_HAS_PROCESS(compute_unit);
   SC_THREAD(run);
-  trans_.set_data_ptr(scratch_.data());
-  trans_.set_streaming_width(static_cast<unsigned>(scratch_.size()));
+  trans_.set_data_ptr(&scratch_);
   trans_.set_byte_enable_ptr(nullptr);
   trans_.set_dmi_allowed(false);
 }
 
-void compute_unit::submit(const op_graph& g, sc_core::sc_event& done, double* start_s) {
-  queue_.push_back({&g, &done, start_s});
+void compute_unit::submit(const job& j) {
+  queue_.push_back(j);
   wake_.notify(sc_core::SC_ZERO_TIME);
 }
 
-double compute_unit::peak_ops_per_cycle(precision p) const {
-  auto it = cfg_.ops_per_cycle.find(p);
-  if (it == cfg_.ops_per_cycle.end())
-    throw std::runtime_error(std::string(name()) + " has no throughput for precision " + to_string(p));
-  return it->second * cfg_.cores;
+double compute_unit::peak_per_cycle(const op& o) const { return unit_peak_per_cycle(cfg_, o); }
+
+double compute_unit::efficiency_for(const op& o) const {
+  auto it = cfg_.op_efficiency.find(o.kind);
+  if (it != cfg_.op_efficiency.end()) return it->second;
+  return o.cls == op_class::tensor ? cfg_.efficiency : cfg_.vector_efficiency;
+}
+
+void compute_unit::advance_to(double t) {
+  qk_.set(detail::to_sc(std::max(0.0, t - detail::now_s())));
+  if (qk_.need_sync()) qk_.sync();
+}
+
+::tlm::tlm_generic_payload& compute_unit::payload(bool read, std::uint64_t target, double bytes) {
+  trans_.set_command(read ? ::tlm::TLM_READ_COMMAND : ::tlm::TLM_WRITE_COMMAND);
+  trans_.set_address(target << target_address_shift);
+  trans_.set_data_length(static_cast<unsigned>(bytes));
+  trans_.set_streaming_width(static_cast<unsigned>(bytes));
+  trans_.set_response_status(::tlm::TLM_INCOMPLETE_RESPONSE);
+  return trans_;
 }
 
 void compute_unit::run() {
@@ -43,72 +64,177 @@ void compute_unit::run() {
     job j = queue_.front();
     queue_.pop_front();
     running_ = true;
-    if (j.start_s) *j.start_s = qk_.get_current_time().to_seconds();
-    const double peak = peak_ops_per_cycle(j.graph->prec);
-    for (const op& o : j.graph->ops) execute(o, peak);
+    double t = detail::now_s() + qk_.get_local_time().to_seconds();
+    busy_since_ = t;
+    if (j.start_s) *j.start_s = t;
+    double busy = 0;
+    // Leaving the idle state: the unit wakes before it can start.
+    const double exit = cfg_.idle_exit_latency.value();
+    if (exit > 0 && t - idle_since_ >= cfg_.idle_residency.value()) {
+      ledger_.add_interval(t, t + exit, activity_ledger::kind::overhead);
+      bound_s_[static_cast<std::size_t>(bound_by::idle_exit)] += exit;
+      busy += exit;
+      t += exit;
+    }
+    std::size_t collective_seq = 0;
+    double held = 0;  // bytes of the previous operator's output kept on chip
+    const auto& ops = j.graph->ops;
+    for (std::size_t i = 0; i < ops.size(); ++i) {
+      const op& o = ops[i];
+      const double t0 = t;
+      double onchip_read = 0;
+      bool keep = false;
+      if (cfg_.onchip_bytes > 0 && o.kind != op_kind::collective && o.kind != op_kind::transfer) {
+        // The previous output feeds this operator from SRAM/L2; this output stays if one
+        // kernel's worth fits (the graph's last output always goes to memory).
+        onchip_read = std::min(std::max(0.0, o.bytes_read - o.weight_bytes), held);
+        keep = i + 1 < ops.size() && o.bytes_written / o.repeat <= cfg_.onchip_bytes;
+      }
+      t = execute(o, j, collective_seq, t, onchip_read, keep);
+      held = keep ? o.bytes_written : 0;
+      busy += t - t0;
+    }
+    if (j.busy_s) *j.busy_s += busy;
+    advance_to(t);
     qk_.sync();  // align with the kernel before telling the waiting job
+    idle_since_ = detail::now_s();
     running_ = false;
-    j.done->notify(sc_core::SC_ZERO_TIME);
+    if (--j.completion->remaining == 0) j.completion->done.notify(sc_core::SC_ZERO_TIME);
   }
 }
 
-void compute_unit::execute(const op& o, double peak_per_cycle) {
-  const double t_start = qk_.get_current_time().to_seconds();
-  // Launch overhead: the unit is busy but does no arithmetic.
-  double t = t_start;
-  const double overhead = cfg_.launch_overhead.value();
+double compute_unit::dvfs_check(double t, double& stalled) {
+  const double sw = clock_.last_switch_s();
+  if (sw <= seen_switch_ || sw > t) return t;
+  seen_switch_ = sw;
+  const double stall = cfg_.dvfs_stall.value();
+  // A change while the unit was idle costs the work nothing.
+  if (stall <= 0 || sw < busy_since_) return t;
+  ledger_.add_interval(t, t + stall, activity_ledger::kind::overhead);
+  stalled += stall;
+  return t + stall;
+}
+
+double compute_unit::stream(const unit_route& r, double read, double written, double ops, double rate_per_hz,
+                            double t, double& compute_sum, double& transfer_sum) {
+  const double tile = cfg_.tile_bytes;
+  // Reads first (weights, inputs), then writes (outputs). A tile never mixes the two,
+  // so the target's ledger books every byte as the read or write it is.
+  const auto tiles_of = [tile](double b) { return b > 0 ? static_cast<std::size_t>(std::ceil(b / tile)) : 0; };
+  const std::size_t read_tiles = tiles_of(read);
+  const std::size_t tiles = std::max<std::size_t>(1, read_tiles + tiles_of(written));
+  const double ops_per_tile = ops / static_cast<double>(tiles);
+  double done_read = 0, done_written = 0, dvfs = 0;
+  for (std::size_t i = 0; i < tiles; ++i) {
+    t = dvfs_check(t, dvfs);
+    const double compute_s = rate_per_hz > 0 ? ops_per_tile / (rate_per_hz * clock_.hz_at(t)) : 0;
+    double mem_s = 0;
+    if (read + written > 0) {
+      const bool is_read = i < read_tiles;
+      const double this_tile = is_read ? std::min(tile, read - done_read) : std::min(tile, written - done_written);
+      (is_read ? done_read : done_written) += this_tile;
+      auto& tr = payload(is_read, r.target, this_tile);
+      sc_core::sc_time delay = detail::to_sc(std::max(0.0, t - detail::now_s()));
+      socket[r.port]->b_transport(tr, delay);
+      if (tr.is_response_error()) throw std::runtime_error(std::string(name()) + ": transaction failed (no route)");
+      ++transactions_;
+      mem_s = detail::now_s() + delay.to_seconds() - t;
+    }
+    ledger_.add_interval(t, t + compute_s, activity_ledger::kind::compute, ops_per_tile);
+    if (mem_s > compute_s) ledger_.add_interval(t + compute_s, t + mem_s, activity_ledger::kind::stall);
+    compute_sum += compute_s;
+    transfer_sum += mem_s;
+    t += std::max(compute_s, mem_s);
+    // Run ahead of the kernel by at most the global quantum, also inside a long
+    // operator: other initiators book the shared bandwidth in between, so units that
+    // stream at the same time share it instead of one taking it all for a whole op.
+    advance_to(t);
+  }
+  bound_s_[static_cast<std::size_t>(bound_by::dvfs)] += dvfs;
+  return t;
+}
+
+double compute_unit::collective(const op& o, job& j, std::size_t seq, double t) {
+  const int n = j.group ? j.group->size() : 1;
+  if (n <= 1 || !(o.message_bytes > 0)) return t;  // nothing to exchange
+  if (fabric_.port < 0) throw std::runtime_error(std::string(name()) + ": collective '" + o.name + "' without a fabric");
+  // Barrier: every rank must have reached this collective before data moves.
+  advance_to(t);
+  qk_.sync();
+  const double arrive = detail::now_s();
+  rank_group::meeting& m = j.group->at(seq);
+  if (++m.arrived == n) m.met.notify(sc_core::SC_ZERO_TIME);
+  else wait(m.met);
+  t = detail::now_s();
+  if (t > arrive) ledger_.add_interval(arrive, t, activity_ledger::kind::stall);
+  // Ring algorithm (Patarasuk & Yuan 2009; NCCL): all-reduce = reduce-scatter then
+  // all-gather, 2(n-1) steps each sending S/n; all-gather and reduce-scatter n-1 steps.
+  const double steps = o.collective == collective_kind::all_reduce ? 2.0 * (n - 1) : n - 1.0;
+  const double chunk = o.message_bytes / n * o.repeat;  // per step, all repeats together
+  const double tile = cfg_.tile_bytes;
+  for (int s = 0; s < static_cast<int>(steps); ++s) {
+    // A step's tiles stream back to back; the step ends when its last byte arrived.
+    double left = chunk, issue = t, end = t;
+    while (left > 0) {
+      const double b = std::min(tile, left);
+      left -= b;
+      auto& tr = payload(false, fabric_.target, b);
+      sc_core::sc_time delay = detail::to_sc(std::max(0.0, issue - detail::now_s()));
+      socket[fabric_.port]->b_transport(tr, delay);
+      if (tr.is_response_error()) throw std::runtime_error(std::string(name()) + ": fabric transaction failed");
+      ++transactions_;
+      end = detail::now_s() + delay.to_seconds();
+      issue = end - fabric_.latency_s;  // the next tile follows the bytes, not the latency
+    }
+    ledger_.add_interval(t, end, activity_ledger::kind::stall);
+    t = end;
+    advance_to(t);
+  }
+  // Folded collectives pay each one's latency terms: (repeat - 1) * steps hops more.
+  const double extra = (o.repeat - 1) * steps * fabric_.latency_s;
+  if (extra > 0) ledger_.add_interval(t, t + extra, activity_ledger::kind::stall);
+  return t + extra;
+}
+
+double compute_unit::execute(const op& o, job& j, std::size_t& collective_seq, double t, double onchip_read,
+                             bool keep_output) {
+  const double t_start = t;
+  // Launch overhead, once per folded kernel: the unit is busy but does no arithmetic.
+  const double overhead = cfg_.launch_overhead.value() * o.repeat;
   if (overhead > 0) {
     ledger_.add_interval(t, t + overhead, activity_ledger::kind::overhead);
     t += overhead;
   }
-  const double eff = o.cls == op_class::tensor ? cfg_.efficiency : cfg_.vector_efficiency;
-  const double ops_per_cycle = peak_per_cycle * eff;
-  const double bytes = o.bytes_read + o.bytes_written;
-  const double tile = cfg_.tile_bytes;
-  // Reads first (weights, inputs), then writes (outputs). A tile never mixes the two,
-  // so the memory's ledger books every byte as the read or write it is.
-  const auto tiles_of = [tile](double b) { return b > 0 ? static_cast<std::size_t>(std::ceil(b / tile)) : 0; };
-  const std::size_t read_tiles = tiles_of(o.bytes_read);
-  const std::size_t tiles = std::max<std::size_t>(1, read_tiles + tiles_of(o.bytes_written));
-  const double ops_per_tile = o.ops / static_cast<double>(tiles);
-  double done_read = 0, done_written = 0;
-  double compute_sum = 0, memory_sum = 0;
-  for (std::size_t i = 0; i < tiles; ++i) {
-    const double compute_s = ops_per_tile / (ops_per_cycle * clock_.hz_at(t));
-    double mem_s = 0;
-    if (bytes > 0) {
-      const bool is_read = i < read_tiles;
-      const double this_tile =
-          is_read ? std::min(tile, o.bytes_read - done_read) : std::min(tile, o.bytes_written - done_written);
-      (is_read ? done_read : done_written) += this_tile;
-      trans_.set_command(is_read ? ::tlm::TLM_READ_COMMAND : ::tlm::TLM_WRITE_COMMAND);
-      trans_.set_address(0);
-      trans_.set_data_length(static_cast<unsigned>(this_tile));
-      trans_.set_streaming_width(static_cast<unsigned>(this_tile));
-      trans_.set_response_status(::tlm::TLM_INCOMPLETE_RESPONSE);
-      sc_time delay(std::max(0.0, t - sc_core::sc_time_stamp().to_seconds()), SC_SEC);
-      socket->b_transport(trans_, delay);
-      if (trans_.is_response_error()) throw std::runtime_error(std::string(name()) + ": memory transaction failed");
-      ++transactions_;
-      mem_s = sc_core::sc_time_stamp().to_seconds() + delay.to_seconds() - t;
-    }
-    const double step = std::max(compute_s, mem_s);
-    ledger_.add_interval(t, t + compute_s, activity_ledger::kind::compute, ops_per_tile);
-    if (mem_s > compute_s) ledger_.add_interval(t + compute_s, t + mem_s, activity_ledger::kind::stall);
-    compute_sum += compute_s;
-    memory_sum += mem_s;
-    t += step;
-    // Run ahead of the kernel by at most the global quantum, also inside a long
-    // operator: other initiators book the shared bandwidth in between, so units that
-    // stream at the same time share it instead of one taking it all for a whole op.
-    qk_.set(sc_time(std::max(0.0, t - sc_core::sc_time_stamp().to_seconds()), SC_SEC));
-    if (qk_.need_sync()) qk_.sync();
+  const double dvfs_before = bound_s_[static_cast<std::size_t>(bound_by::dvfs)];
+  bound_by b;
+  if (o.kind == op_kind::collective) {
+    t = collective(o, j, collective_seq++, t);
+    b = bound_by::interconnect;
+  } else if (o.kind == op_kind::transfer) {
+    auto it = io_.find(o.target);
+    if (it == io_.end())
+      throw std::runtime_error(std::string(name()) + ": transfer '" + o.name + "' to '" + o.target +
+                               "', which this unit cannot reach");
+    double c = 0, x = 0;
+    t = stream(it->second, o.bytes_read, o.bytes_written, 0, 0, t, c, x);
+    b = bound_by::interconnect;
+  } else {
+    const double rate = peak_per_cycle(o) * efficiency_for(o);
+    if (!(rate > 0) && o.ops > 0)
+      throw std::runtime_error(std::string(name()) + " has no throughput for " + to_string(o.prec) + " (operator '" +
+                               o.name + "')");
+    double compute_sum = 0, memory_sum = 0;
+    t = stream(memory_, o.bytes_read - onchip_read, keep_output ? 0 : o.bytes_written, o.ops, rate, t, compute_sum,
+               memory_sum);
+    b = memory_sum > compute_sum ? bound_by::memory : bound_by::compute;
   }
+  const double dvfs = bound_s_[static_cast<std::size_t>(bound_by::dvfs)] - dvfs_before;
   const double elapsed = t - t_start;
-  const bound_by b = memory_sum > compute_sum ? bound_by::memory : bound_by::compute;
-  (b == bound_by::memory ? memory_bound_s_ : compute_bound_s_) += elapsed;
+  bound_s_[static_cast<std::size_t>(b)] += elapsed - dvfs;
+  if (dvfs > elapsed - dvfs) b = bound_by::dvfs;
   ++ops_executed_;
   if (on_op) on_op({&o, t_start, t, b});
+  return t;
 }
 
 }  // namespace ptsim::tlm

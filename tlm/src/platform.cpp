@@ -1,5 +1,6 @@
 #include "ptsim/tlm/platform.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <tlm_utils/tlm_quantumkeeper.h>
 
@@ -7,56 +8,86 @@ namespace ptsim::tlm {
 
 platform::platform(const platform_config& cfg, const workload_config& workload,
                    const std::map<std::string, operating_point>& initial, double control_period_s,
-                   std::uint64_t seed) {
+                   std::uint64_t seed)
+    : workload_(workload) {
+  // KV caches not sized by the scenario take what their memory has left.
+  for (auto& s : workload_.streams)
+    if (s.is_llm && !(s.llm.kv_cache_bytes > 0)) s.llm.kv_cache_bytes = default_kv_cache_bytes(cfg, workload_, s);
+  for (const auto& m : cfg.memories)
+    if (!(m.bandwidth_Bps > 0)) throw std::invalid_argument("memory '" + m.name + "' has zero bandwidth");
+  for (const auto& i : cfg.interconnects)
+    if (!(i.bandwidth_Bps > 0)) throw std::invalid_argument("interconnect '" + i.name + "' has zero bandwidth");
+  const auto problems = check_platform(cfg, workload_);
+  if (!problems.empty()) throw std::invalid_argument(problems.front().text());
+  for (const auto& u : cfg.units)
+    if (!initial.count(u.domain)) throw std::invalid_argument("unit '" + u.name + "' is in unknown domain '" + u.domain + "'");
+
   ::tlm::tlm_global_quantum::instance().set(sc_core::sc_time(cfg.quantum.value(), sc_core::SC_SEC));
   for (const auto& [name, op] : initial) clocks_[name] = std::make_unique<domain_clock>(op.hz, op.volts);
 
+  // Targets first, then interconnects, then units; every end of a transaction gets an
+  // id, its address range being id << target_address_shift.
+  topology topo(cfg);
+  std::map<std::string, std::uint64_t> id_of;
   std::map<std::string, memory*> mem_by_name;
+  std::map<std::string, interconnect*> ic_by_name;
   for (const auto& m : cfg.memories) {
-    if (!(m.bandwidth_Bps > 0)) throw std::invalid_argument("memory '" + m.name + "' has zero bandwidth");
     memories_.push_back(std::make_unique<memory>(m.name.c_str(), m, control_period_s));
     mem_by_name[m.name] = memories_.back().get();
+    id_of[m.name] = id_of.size();
   }
-  std::map<std::string, interconnect*> ic_by_name;
   for (const auto& i : cfg.interconnects) {
-    if (!(i.bandwidth_Bps > 0)) throw std::invalid_argument("interconnect '" + i.name + "' has zero bandwidth");
-    auto it = mem_by_name.find(i.connect);
-    if (it == mem_by_name.end())
-      throw std::invalid_argument("interconnect '" + i.name + "' connects to '" + i.connect + "', which is not a memory");
     interconnects_.push_back(std::make_unique<interconnect>(i.name.c_str(), i, control_period_s));
-    interconnects_.back()->initiator.bind(it->second->socket);
     ic_by_name[i.name] = interconnects_.back().get();
+    if (i.downstream().empty()) id_of[i.name] = id_of.size();
+  }
+  // Socket binding: each downstream in connect order, so port p is connect[p].
+  for (const auto& i : cfg.interconnects) {
+    interconnect& ic = *ic_by_name.at(i.name);
+    for (const auto& c : i.downstream()) {
+      if (auto m = mem_by_name.find(c); m != mem_by_name.end()) ic.initiator.bind(m->second->socket);
+      else ic.initiator.bind(ic_by_name.at(c)->target);
+    }
+    for (const auto& [end, e] : topo.reach(i.name))
+      ic.add_route(id_of.at(end), e.port, e.latency_s - i.latency.value());
   }
   std::map<std::string, compute_unit*> unit_by_name;
-  std::map<std::string, int> ic_fanin;
   for (const auto& u : cfg.units) {
-    auto cl = clocks_.find(u.domain);
-    if (cl == clocks_.end()) throw std::invalid_argument("unit '" + u.name + "' is in unknown domain '" + u.domain + "'");
-    auto it = ic_by_name.find(u.connect);
-    if (it == ic_by_name.end())
-      throw std::invalid_argument("unit '" + u.name + "' connects to '" + u.connect + "', which is not an interconnect");
-    units_.push_back(std::make_unique<compute_unit>(u.name.c_str(), u, *cl->second, control_period_s));
-    units_.back()->socket.bind(it->second->target);
-    ++ic_fanin[u.connect];
-    unit_by_name[u.name] = units_.back().get();
-  }
-  // Dangling parts: an interconnect nobody uses would leave its target socket unbound.
-  for (const auto& i : cfg.interconnects)
-    if (!ic_fanin.count(i.name)) throw std::invalid_argument("interconnect '" + i.name + "' has no initiator connected");
-  std::map<std::string, int> mem_fanin;
-  for (const auto& i : cfg.interconnects) ++mem_fanin[i.connect];
-  for (const auto& m : cfg.memories)
-    if (mem_fanin[m.name] > 1)
-      throw std::invalid_argument("memory '" + m.name + "' is bound by more than one interconnect");
-  for (const auto& s : workload.streams)
-    for (const auto& st : s.stages) {
-      auto it = unit_by_name.find(st.unit);
-      if (it == unit_by_name.end()) throw std::invalid_argument("stream '" + s.name + "' uses unknown unit '" + st.unit + "'");
-      if (!it->second->config().ops_per_cycle.count(st.graph.prec))
-        throw std::invalid_argument("stream '" + s.name + "': unit '" + st.unit + "' has no ops_per_cycle for " +
-                                    to_string(st.graph.prec));
+    units_.push_back(std::make_unique<compute_unit>(u.name.c_str(), u, *clocks_.at(u.domain), control_period_s));
+    compute_unit& cu = *units_.back();
+    unit_by_name[u.name] = &cu;
+    const std::vector<std::string> hops = topo.first_hops(u.name);
+    for (const auto& h : hops) {
+      if (auto m = mem_by_name.find(h); m != mem_by_name.end()) cu.socket.bind(m->second->socket);
+      else cu.socket.bind(ic_by_name.at(h)->target);
     }
-  engine_ = std::make_unique<workload_engine>("workload", workload, unit_by_name, seed);
+    // Routes: the first hop (in socket order) that reaches each end.
+    auto route_to = [&](const std::string& end) {
+      unit_route r;
+      for (std::size_t p = 0; p < hops.size(); ++p) {
+        const auto& reach = topo.reach(hops[p]);
+        auto it = reach.find(end);
+        if (it == reach.end()) continue;
+        r.target = id_of.at(end);
+        r.port = static_cast<int>(p);
+        r.latency_s = it->second.latency_s;
+        break;
+      }
+      return r;
+    };
+    cu.set_memory_route(route_to(topo.memory_of(u.name)));
+    if (!u.fabric.empty()) {
+      // Collectives leave through the fabric hop itself.
+      const auto& reach = topo.reach(u.fabric);
+      const std::string end = topo.fabric_of(u.name);
+      const auto it = std::find(hops.begin(), hops.end(), u.fabric);
+      cu.set_fabric_route({id_of.at(end), static_cast<int>(it - hops.begin()), reach.at(end).latency_s});
+    }
+    for (const auto& h : hops)
+      for (const auto& [end, e] : topo.reach(h))
+        if (!cu.has_io_route(end)) cu.add_io_route(end, route_to(end));
+  }
+  engine_ = std::make_unique<workload_engine>("workload", workload_, unit_by_name, seed);
 }
 
 platform::~platform() = default;
@@ -64,6 +95,8 @@ platform::~platform() = default;
 std::uint64_t platform::transactions() const {
   std::uint64_t n = 0;
   for (const auto& m : memories_) n += m->transactions();
+  for (const auto& i : interconnects_)
+    if (i->config().downstream().empty()) n += i->transactions();
   return n;
 }
 

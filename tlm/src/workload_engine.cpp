@@ -1,7 +1,12 @@
 #define SC_INCLUDE_DYNAMIC_PROCESSES
 #include "ptsim/tlm/workload_engine.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
+
+#include "ptsim/tlm/decoder.hpp"
+#include "sc_seconds.hpp"
 
 namespace ptsim::tlm {
 
@@ -12,7 +17,43 @@ std::uint64_t stream_seed(std::uint64_t seed, const std::string& name) {
   for (unsigned char c : name) h = (h ^ c) * 1099511628211ull;
   return seed ^ h;
 }
+
+std::string joined(const std::vector<compute_unit*>& units) {
+  std::string s;
+  for (const auto* u : units) s += (s.empty() ? "" : "+") + std::string(u->basename());
+  return s;
+}
 }  // namespace
+
+struct workload_engine::request {
+  std::int64_t id = 0;
+  double arrival_s = 0;
+  int prompt = 0, output = 0;
+  sc_core::sc_event* on_finish = nullptr;  ///< a closed-loop user waiting for it
+};
+
+/// One tensor-parallel instance of an LLM stream: its ranks and its scheduler.
+struct workload_engine::llm_instance {
+  std::vector<compute_unit*> ranks;
+  std::string label;
+  std::unique_ptr<llm_scheduler> sched;
+  sc_core::sc_event wake;
+  int outstanding = 0;  ///< requests given to it and not finished
+  std::unordered_map<std::int64_t, std::unique_ptr<request>> requests;
+};
+
+struct workload_engine::stream_state {
+  const stream_config* cfg = nullptr;
+  std::mt19937_64 rng;
+  int in_flight = 0;  ///< accepted, not finished
+  // batching
+  std::deque<std::unique_ptr<request>> pending;
+  sc_core::sc_event pending_ev;
+  std::vector<std::map<int, op_graph>> graphs;  ///< per stage, by batch size
+  // LLM
+  std::vector<std::unique_ptr<llm_instance>> instances;
+  decoder_options llm_opts;
+};
 
 workload_engine::workload_engine(sc_core::sc_module_name name, const workload_config& cfg,
                                  const std::map<std::string, compute_unit*>& units, std::uint64_t seed)
@@ -21,63 +62,321 @@ workload_engine::workload_engine(sc_core::sc_module_name name, const workload_co
     auto st = std::make_unique<stream_state>();
     st->cfg = &s;
     st->rng.seed(stream_seed(seed, s.name));
+    st->graphs.resize(s.stages.size());
     stream_state* raw = st.get();
     streams_.push_back(std::move(st));
-    sc_core::sc_spawn([this, raw] { source(*raw); }, (s.name + "_source").c_str());
+    if (s.is_llm) {
+      any_llm_ = true;
+      const llm_config& l = s.llm;
+      raw->llm_opts.tensor_parallel = l.tensor_parallel;
+      raw->llm_opts.weights = l.weights;
+      raw->llm_opts.kv = l.kv;
+      raw->llm_opts.layer_groups = l.layer_groups;
+      llm_limits lim;
+      lim.max_batch = l.max_batch;
+      lim.max_batched_tokens = l.max_batched_tokens;
+      lim.chunked_prefill = l.chunked_prefill;
+      lim.continuous = s.batching.kind != batching_kind::static_batch;
+      lim.kv_capacity_tokens = l.kv_cache_bytes / decoder_kv_bytes_per_token_per_rank(l.shape, raw->llm_opts);
+      for (std::size_t i = 0; i + l.tensor_parallel <= l.units.size(); i += l.tensor_parallel) {
+        auto inst = std::make_unique<llm_instance>();
+        for (int r = 0; r < l.tensor_parallel; ++r) inst->ranks.push_back(units_.at(l.units[i + r]));
+        inst->label = joined(inst->ranks);
+        inst->sched = std::make_unique<llm_scheduler>(lim);
+        llm_instance* ip = inst.get();
+        raw->instances.push_back(std::move(inst));
+        sc_core::sc_spawn([this, raw, ip] { serve_llm(*raw, *ip); }, (s.name + "_" + std::to_string(i) + "_llm").c_str());
+      }
+    } else if (s.batching.kind == batching_kind::static_batch || s.batching.kind == batching_kind::dynamic) {
+      sc_core::sc_spawn([this, raw] { batcher(*raw); }, (s.name + "_batcher").c_str());
+    }
+    switch (s.arrival) {
+      case arrival_kind::fixed_rate:
+      case arrival_kind::poisson:
+        sc_core::sc_spawn([this, raw] { source(*raw); }, (s.name + "_source").c_str());
+        break;
+      case arrival_kind::closed_loop:
+        for (int u = 0; u < s.users; ++u)
+          sc_core::sc_spawn([this, raw, u] { closed_loop_user(*raw, u); },
+                            (s.name + "_user" + std::to_string(u)).c_str());
+        break;
+      case arrival_kind::trace:
+        sc_core::sc_spawn([this, raw] { trace_source(*raw); }, (s.name + "_trace").c_str());
+        break;
+    }
   }
 }
 
-double workload_engine::next_gap(stream_state& s) {
-  const double rate = s.cfg->rate.value();
-  if (s.cfg->arrival == arrival_kind::fixed_rate) return 1.0 / rate;
-  // Exponential inter-arrival from 53 random bits: bit-identical on every platform,
-  // unlike std::exponential_distribution.
+workload_engine::~workload_engine() = default;
+
+std::string workload_engine::throughput_units() const {
+  if (any_llm_) return "tokens/s";
+  for (const auto& s : cfg_.streams)
+    for (const auto& st : s.stages)
+      if (st.training) return "samples/s";
+  return "inferences/s";
+}
+
+double workload_engine::throughput_count() const {
+  if (!any_llm_) return inferences_;
+  double tokens = 0;
+  for (const auto& s : streams_)
+    for (const auto& i : s->instances) tokens += static_cast<double>(i->sched->tokens_generated());
+  return tokens;
+}
+
+double workload_engine::exponential(stream_state& s, double mean) {
+  // Exponential draw from 53 random bits: bit-identical on every platform, unlike
+  // std::exponential_distribution.
   const double u = static_cast<double>(s.rng() >> 11) * 0x1.0p-53;
-  return -std::log1p(-u) / rate;
+  return -std::log1p(-u) * mean;
+}
+
+int workload_engine::draw(stream_state& s, const token_range& r) {
+  if (r.max <= r.min) return r.min;
+  return r.min + static_cast<int>(s.rng() % static_cast<std::uint64_t>(r.max - r.min + 1));
+}
+
+std::unique_ptr<workload_engine::request> workload_engine::make_request(stream_state& s, double arrival) {
+  auto r = std::make_unique<request>();
+  r->id = next_id_++;
+  r->arrival_s = arrival;
+  if (s.cfg->is_llm) {
+    r->prompt = draw(s, s.cfg->llm.prompt_tokens);
+    r->output = draw(s, s.cfg->llm.output_tokens);
+  }
+  return r;
 }
 
 void workload_engine::source(stream_state& s) {
-  wait(sc_core::sc_time(s.cfg->start.value(), sc_core::SC_SEC));
-  const double period = 1.0 / s.cfg->rate.value();
+  wait(detail::to_sc(s.cfg->start.value()));
+  const double rate = s.cfg->rate.value();
   std::int64_t k = 0;
-  const double t0 = sc_core::sc_time_stamp().to_seconds();
+  const double t0 = detail::now_s();
   for (;;) {
-    const double now = sc_core::sc_time_stamp().to_seconds();
+    const double now = detail::now_s();
     ++arrived_;
     if (s.in_flight >= s.cfg->queue_limit) {
       ++dropped_;
       if (on_drop) on_drop(s.cfg->name, now);
     } else {
-      const std::int64_t id = next_id_++;
-      ++s.in_flight;
-      sc_core::sc_spawn([this, &s, id, now] { serve(s, id, now); });
+      accept(s, make_request(s, now));
     }
     double next;
-    if (s.cfg->arrival == arrival_kind::fixed_rate) {
-      next = t0 + static_cast<double>(++k) * period;  // no accumulated rounding drift
-    } else {
-      next = now + next_gap(s);
-    }
-    wait(sc_core::sc_time(next - now, sc_core::SC_SEC));
+    if (s.cfg->arrival == arrival_kind::fixed_rate) next = t0 + static_cast<double>(++k) / rate;  // no drift
+    else next = now + exponential(s, 1.0 / rate);
+    wait(detail::to_sc(next - now));
   }
 }
 
-void workload_engine::serve(stream_state& s, std::int64_t id, double arrival) {
-  sc_core::sc_event done;
+void workload_engine::closed_loop_user(stream_state& s, int user) {
+  sc_core::sc_event answered;
+  const double think = s.cfg->think_time.value();
+  // Users start staggered over one think time so they do not move in lockstep.
+  double first = s.cfg->start.value();
+  if (think > 0 && s.cfg->users > 1) first += think * user / s.cfg->users;
+  wait(detail::to_sc(first));
+  for (;;) {
+    ++arrived_;
+    auto r = make_request(s, detail::now_s());
+    r->on_finish = &answered;
+    accept(s, std::move(r));
+    wait(answered);
+    const double pause = s.cfg->think_exponential ? exponential(s, think) : think;
+    if (pause > 0) wait(detail::to_sc(pause));
+  }
+}
+
+void workload_engine::trace_source(stream_state& s) {
+  const double t0 = s.cfg->start.value();
+  for (const auto& e : s.cfg->trace) {
+    const double at = t0 + e.arrival_s;
+    if (at > detail::now_s()) wait(detail::to_sc(at - detail::now_s()));
+    ++arrived_;
+    if (s.in_flight >= s.cfg->queue_limit) {
+      ++dropped_;
+      if (on_drop) on_drop(s.cfg->name, detail::now_s());
+      continue;
+    }
+    auto r = make_request(s, detail::now_s());
+    r->prompt = e.prompt_tokens;
+    r->output = e.output_tokens;
+    accept(s, std::move(r));
+  }
+}
+
+void workload_engine::accept(stream_state& s, std::unique_ptr<request> r) {
+  ++s.in_flight;
+  if (s.cfg->is_llm) {
+    // Placement: the instance with the fewest requests outstanding.
+    llm_instance* best = s.instances.front().get();
+    for (auto& i : s.instances)
+      if (i->outstanding < best->outstanding) best = i.get();
+    ++best->outstanding;
+    llm_sequence q;
+    q.id = r->id;
+    q.prompt = r->prompt;
+    q.output = std::max(1, r->output);
+    q.arrival_s = r->arrival_s;
+    best->sched->enqueue(q);
+    best->requests[r->id] = std::move(r);
+    best->wake.notify(sc_core::SC_ZERO_TIME);
+    return;
+  }
+  if (s.cfg->batching.kind == batching_kind::none) {
+    request* raw = r.release();
+    sc_core::sc_spawn([this, &s, raw] { serve_batch(s, {raw}); });
+    return;
+  }
+  s.pending.push_back(std::move(r));
+  s.pending_ev.notify(sc_core::SC_ZERO_TIME);
+}
+
+void workload_engine::batcher(stream_state& s) {
+  const batching_config& b = s.cfg->batching;
+  const double timeout = b.timeout.value();
+  for (;;) {
+    while (s.pending.empty()) wait(s.pending_ev);
+    // Static batching waits for a full batch (or the timeout, when one is set); dynamic
+    // batching sends what it has when the oldest request has waited `timeout`.
+    const double deadline = s.pending.front()->arrival_s + timeout;
+    while (static_cast<int>(s.pending.size()) < b.max_batch) {
+      const double now = detail::now_s();
+      if (timeout > 0 || b.kind == batching_kind::dynamic) {
+        if (now >= deadline) break;
+        wait(detail::to_sc(deadline - now), s.pending_ev);
+      } else {
+        wait(s.pending_ev);
+      }
+    }
+    std::vector<request*> batch;
+    while (!s.pending.empty() && static_cast<int>(batch.size()) < b.max_batch) {
+      batch.push_back(s.pending.front().release());
+      s.pending.pop_front();
+    }
+    sc_core::sc_spawn([this, &s, batch] { serve_batch(s, batch); });
+  }
+}
+
+const op_graph& workload_engine::graph_for(stream_state& s, std::size_t stage, int batch) {
+  auto& cache = s.graphs[stage];
+  auto it = cache.find(batch);
+  if (it == cache.end()) it = cache.emplace(batch, batched(s.cfg->stages[stage].graph, batch)).first;
+  return it->second;
+}
+
+void workload_engine::serve_batch(stream_state& s, std::vector<request*> batch) {
+  const int b = static_cast<int>(batch.size());
   double first_start = -1, longest = -1;
   std::string longest_unit;
-  for (const auto& stage : s.cfg->stages) {
-    compute_unit* u = units_.at(stage.unit);
-    double start = 0;
-    const double submitted = sc_core::sc_time_stamp().to_seconds();
-    u->submit(stage.graph, done, &start);
-    wait(done);
+  std::map<std::string, double> busy;  // unit -> seconds for the whole batch
+  for (std::size_t i = 0; i < s.cfg->stages.size(); ++i) {
+    const stage_config& stage = s.cfg->stages[i];
+    std::vector<compute_unit*> run_on;
+    const std::vector<std::string> names = stage.all_units();
+    if (stage.parallel == parallel_kind::replicas) {
+      // Placement: the replica with the least work queued (the first on a tie).
+      compute_unit* best = units_.at(names.front());
+      for (const auto& n : names)
+        if (units_.at(n)->queued() < best->queued()) best = units_.at(n);
+      run_on.push_back(best);
+    } else if (stage.parallel == parallel_kind::data) {
+      for (const auto& n : names) run_on.push_back(units_.at(n));
+    } else {
+      run_on.push_back(units_.at(names.front()));
+    }
+    const op_graph& g = graph_for(s, i, b);
+    job_completion done;
+    done.remaining = static_cast<int>(run_on.size());
+    auto group = run_on.size() > 1 ? std::make_shared<rank_group>(static_cast<int>(run_on.size())) : nullptr;
+    std::vector<double> starts(run_on.size(), -1), busy_s(run_on.size(), 0);
+    const double submitted = detail::now_s();
+    for (std::size_t r = 0; r < run_on.size(); ++r)
+      run_on[r]->submit({&g, &done, &starts[r], &busy_s[r], group});
+    wait(done.done);
+    const double start = *std::min_element(starts.begin(), starts.end());
     if (first_start < 0) first_start = start;
-    const double took = sc_core::sc_time_stamp().to_seconds() - std::max(start, submitted);
-    if (took > longest) longest = took, longest_unit = stage.unit;
+    const double took = detail::now_s() - std::max(start, submitted);
+    const std::string label = run_on.size() > 1 ? joined(run_on) : std::string(run_on.front()->basename());
+    if (took > longest) longest = took, longest_unit = label;
+    for (std::size_t r = 0; r < run_on.size(); ++r) busy[run_on[r]->basename()] += busy_s[r];
   }
+  // Inputs a request carries: the largest batch among its stages (a training step's
+  // samples over all ranks; one image through preprocessing and a classifier).
+  double per_request = 1;
+  for (const auto& st : s.cfg->stages) per_request = std::max(per_request, st.per_request_batch);
+  for (request* r : batch) {
+    request_record rec;
+    rec.start_s = first_start;
+    rec.unit = longest_unit;
+    rec.inferences = per_request;
+    for (const auto& [u, sec] : busy) rec.busy_s.emplace_back(u, sec / b);
+    std::unique_ptr<request> owned(r);
+    finish(s, *owned, std::move(rec));
+  }
+}
+
+void workload_engine::serve_llm(stream_state& s, llm_instance& inst) {
+  const llm_config& l = s.cfg->llm;
+  const batching_config& b = s.cfg->batching;
+  const int tp = l.tensor_parallel;
+  op_graph g;
+  for (;;) {
+    while (inst.sched->idle()) wait(inst.wake);
+    if (b.kind == batching_kind::static_batch && inst.sched->running() == 0) {
+      // Static batching: gather a full batch (or wait out the timeout) before starting.
+      const double timeout = b.timeout.value();
+      double oldest = std::numeric_limits<double>::infinity();
+      for (const auto& [id, r] : inst.requests) oldest = std::min(oldest, r->arrival_s);
+      while (static_cast<int>(inst.sched->waiting()) < l.max_batch) {
+        const double now = detail::now_s();
+        if (timeout > 0) {
+          if (now >= oldest + timeout) break;
+          wait(detail::to_sc(oldest + timeout - now), inst.wake);
+        } else {
+          wait(inst.wake);
+        }
+      }
+    }
+    decoder_batch db;
+    if (!inst.sched->next(detail::now_s(), db)) {
+      wait(inst.wake);  // nothing admissible until something finishes or arrives
+      continue;
+    }
+    g = decoder_iteration(l.shape, db, s.llm_opts);
+    job_completion done;
+    done.remaining = tp;
+    auto group = tp > 1 ? std::make_shared<rank_group>(tp) : nullptr;
+    for (compute_unit* u : inst.ranks) u->submit({&g, &done, nullptr, nullptr, group});
+    wait(done.done);
+    ++iterations_;
+    for (llm_sequence& q : inst.sched->complete(detail::now_s())) {
+      auto it = inst.requests.find(q.id);
+      std::unique_ptr<request> r = std::move(it->second);
+      inst.requests.erase(it);
+      --inst.outstanding;
+      request_record rec;
+      rec.start_s = q.start_s;
+      rec.first_token_s = q.first_token_s;
+      rec.tokens_in = q.prompt;
+      rec.tokens_out = q.generated;
+      rec.unit = inst.label;
+      for (compute_unit* u : inst.ranks) rec.busy_s.emplace_back(u->basename(), q.attributed_s);
+      finish(s, *r, std::move(rec));
+    }
+  }
+}
+
+void workload_engine::finish(stream_state& s, request& r, request_record rec) {
   --s.in_flight;
-  finished_.push_back({id, s.cfg->name, longest_unit, arrival, first_start, sc_core::sc_time_stamp().to_seconds()});
+  rec.id = r.id;
+  rec.stream = s.cfg->name;
+  rec.arrival_s = r.arrival_s;
+  rec.finish_s = detail::now_s();
+  if (!s.cfg->is_llm) rec.first_token_s = rec.finish_s;
+  inferences_ += rec.inferences;
+  finished_.push_back(std::move(rec));
+  if (r.on_finish) r.on_finish->notify(sc_core::SC_ZERO_TIME);
 }
 
 }  // namespace ptsim::tlm

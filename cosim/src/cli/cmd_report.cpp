@@ -1,48 +1,93 @@
-// ptsim report RESULT.h5... [--format table|csv|json|markdown]
+// ptsim report RESULT.h5|DIR... [--format table|csv|json|markdown] [--best METRIC [--where EXPR]...]
 #include <filesystem>
 #include <iostream>
 
 #include "commands.hpp"
+#include "ptsim/postproc/decision.hpp"
 #include "ptsim/postproc/report.hpp"
-#include "ptsim/postproc/result_file.hpp"
+#include "ptsim/postproc/run_set.hpp"
 
 namespace ptsim::cosim::cli {
 
+namespace fs = std::filesystem;
+
 namespace {
 struct report_args {
-  std::vector<std::string> files;
+  std::vector<std::string> inputs;
   std::string format = "table";
+  std::string best;
+  std::vector<std::string> where;
+  bool each_run = false;
 };
 
 int report(const report_args& a) {
+  const auto fail = [](const std::string& what) {
+    std::cerr << "ptsim report: " << what << "\n";
+    return exit_bad_input;
+  };
   postproc::report_format fmt;
+  std::optional<postproc::objective> obj;
+  std::vector<postproc::constraint> where;
   try {
     fmt = postproc::parse_report_format(a.format);
+    if (!a.best.empty()) obj = postproc::parse_objective(a.best);
+    for (const auto& w : a.where) where.push_back(postproc::parse_constraint(w));
   } catch (const std::invalid_argument& e) {
-    std::cerr << "ptsim report: " << e.what() << "\n";
-    return exit_bad_input;
+    return fail(e.what());
   }
-  std::vector<postproc::labelled_summary> runs;
-  for (const auto& f : a.files) {
-    try {
-      postproc::result_reader r(f);
-      runs.push_back({std::filesystem::path(f).stem().string(), r.summary()});
-    } catch (const std::exception& e) {
-      std::cerr << "ptsim report: " << e.what() << "\n";
-      return exit_bad_input;
-    }
+  if (!where.empty() && !obj) return fail("--where needs --best METRIC");
+
+  std::vector<postproc::loaded_run> runs;
+  try {
+    std::vector<fs::path> inputs(a.inputs.begin(), a.inputs.end());
+    // A sweep's failed runs have no result file: say so, once, on stderr.
+    for (const auto& in : inputs)
+      if (fs::is_directory(in))
+        for (const auto& [id, error] : postproc::failed_runs(in))
+          std::cerr << "ptsim report: " << (in / "runs" / id).string() << ": run failed"
+                    << (error.empty() ? "" : ": " + error) << " (left out)\n";
+    runs = postproc::load_runs(postproc::expand_result_inputs(inputs));
+  } catch (const std::exception& e) {
+    return fail(e.what());
   }
-  std::cout << postproc::format_report(runs, fmt);
+  const std::vector<postproc::labelled_summary> entries =
+      a.each_run ? postproc::entries_per_run(runs) : postproc::entries_by_configuration(runs);
+  if (!obj) {
+    std::cout << postproc::format_report(entries, fmt);
+    return exit_ok;
+  }
+  try {
+    const postproc::decision d = postproc::decide(entries, *obj, where);
+    std::cout << postproc::format_decision(entries, d, fmt);
+  } catch (const std::invalid_argument& e) {
+    return fail(e.what());
+  }
   return exit_ok;
 }
 }  // namespace
 
 void add_report(CLI::App& app) {
   auto a = std::make_shared<report_args>();
-  CLI::App* cmd = app.add_subcommand("report", "Summarise result files (several side by side)");
-  cmd->add_option("results", a->files, "Result files (.h5)")->required();
+  CLI::App* cmd = app.add_subcommand(
+      "report", "Summarise runs: one result, several side by side, or a sweep folder");
+  cmd->add_option("results", a->inputs,
+                  "Result files (.h5) or folders (a sweep folder's runs/*.h5, or *.h5)")
+      ->required();
   cmd->add_option("--format", a->format, "table, csv, json or markdown")
       ->check(CLI::IsMember({"table", "csv", "json", "markdown"}));
+  cmd->add_option("--best", a->best,
+                  "Name the best configuration: max:METRIC, min:METRIC, or a METRIC whose "
+                  "direction is known (perf_per_watt, throughput: higher; energy_J, latency_*, "
+                  "*_power_W, peak_temperature_C, throttled_fraction*: lower)")
+      ->type_name("METRIC")
+      ->allow_extra_args(false);
+  cmd->add_option("--where", a->where,
+                  "Constraint for --best: \"METRIC OP NUMBER\", OP one of < <= > >= == "
+                  "(repeatable: all must hold)")
+      ->type_name("EXPR")
+      ->allow_extra_args(false);  // one expression per --where: what follows is a result
+  cmd->add_flag("--each-run", a->each_run,
+                "One column per run, even where runs differ only by seed (no mean ± CI)");
   cmd->callback([a] {
     const int rc = report(*a);
     if (rc != exit_ok) throw CLI::RuntimeError(rc);

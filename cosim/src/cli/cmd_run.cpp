@@ -1,4 +1,4 @@
-// ptsim run [SCENARIO] [-o OUT] [--set K=V]... [--seed N] [--force] [--quiet]
+// ptsim run [SCENARIO] [-o OUT] [--set K=V]... [--seed N] [--force] [--quiet] [--trace T.json]
 #include <unistd.h>
 
 #include <cstdio>
@@ -22,6 +22,9 @@ struct run_args {
   std::vector<std::string> sets;
   std::int64_t seed = -1;
   bool force = false, quiet = false;
+  std::string trace;
+  std::uint64_t ops_limit = postproc::default_ops_limit;
+  bool no_record = false;
 };
 
 // results/<name>-<UTC timestamp>.h5, never an existing file.
@@ -81,6 +84,8 @@ int run(const run_args& a) {
     return exit_bad_input;
   }
   opts.progress = !a.quiet && isatty(STDERR_FILENO);
+  opts.ops_limit = a.ops_limit;
+  opts.record = !a.no_record;
   install_interrupt_handlers();
   try {
     const run_outcome out = run_scenario(sc, opts);
@@ -94,6 +99,7 @@ int run(const run_args& a) {
     std::cerr << "ptsim run: " << e.what() << "\n";
     return exit_failed;
   }
+  if (!a.trace.empty() && write_trace_file(opts.output, a.trace, {}) != exit_ok) return exit_failed;
   return exit_ok;
 }
 
@@ -110,6 +116,13 @@ void add_run(CLI::App& app) {
   cmd->add_option("--seed", a->seed, "Random seed (overrides the scenario's)")->check(CLI::NonNegativeNumber);
   cmd->add_flag("--force", a->force, "Overwrite an existing output file");
   cmd->add_flag("-q,--quiet", a->quiet, "Print only the result file's path");
+  cmd->add_option("--trace", a->trace, "Also write a Chrome trace-event JSON of the run (see `ptsim trace`)")
+      ->type_name("T.json");
+  cmd->add_option("--ops-limit", a->ops_limit,
+                  "Operator executions kept in the result's ops table (later ones are counted, not stored)")
+      ->type_name("N");
+  // Internal: summaries only, no timeseries or ops rows; for measuring the cost of recording.
+  cmd->add_flag("--no-record", a->no_record)->group("");
   cmd->callback([a] {
     const int rc = run(*a);
     if (rc != exit_ok) throw CLI::RuntimeError(rc);

@@ -1,10 +1,32 @@
-// ptsim validate SCENARIO.yaml...: every check, no simulation.
+// ptsim validate SCENARIO.yaml|SWEEP.yaml...: every check, no simulation.
 #include <iostream>
 
 #include "commands.hpp"
 #include "ptsim/scenarios/scenario.hpp"
+#include "ptsim/scenarios/sweep.hpp"
 
 namespace ptsim::cosim::cli {
+
+namespace {
+
+// A sweep file (a top-level `base:`): its own structure, then every run it expands to.
+int validate_sweep(const std::string& f) {
+  const auto s = scenarios::load_sweep_file(f);
+  std::size_t invalid = 0;
+  for (const auto& d : scenarios::check_sweep_runs(s, &invalid)) std::cerr << d.to_string() << "\n";
+  if (invalid) {
+    std::cerr << f << ": " << invalid << " of " << s.runs.size() << " runs are invalid\n";
+    return exit_bad_input;
+  }
+  std::string varied;
+  for (const auto& p : s.parameters) varied += (varied.empty() ? "" : ", ") + p;
+  if (s.replicated) varied += varied.empty() ? "seed" : ", seed";
+  std::cout << f << ": ok (sweep '" << s.name << "', " << s.runs.size() << " valid runs of " << s.base
+            << (varied.empty() ? "" : " varying " + varied) << ")\n";
+  return exit_ok;
+}
+
+}  // namespace
 
 void add_validate(CLI::App& app) {
   auto files = std::make_shared<std::vector<std::string>>();
@@ -14,6 +36,10 @@ void add_validate(CLI::App& app) {
     int rc = exit_ok;
     for (const auto& f : *files) {
       try {
+        if (scenarios::is_sweep_file(f)) {
+          if (validate_sweep(f) != exit_ok) rc = exit_bad_input;
+          continue;
+        }
         const auto sc = scenarios::load_scenario_file(f);
         std::size_t comps = sc.platform.units.size() + sc.platform.interconnects.size() + sc.platform.memories.size();
         std::cout << f << ": ok (scenario '" << sc.name << "', " << comps << " components, " << sc.domains.size()

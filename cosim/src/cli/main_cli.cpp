@@ -16,14 +16,19 @@ int main_cli(int argc, char** argv) {
   // that removes the partial file), not as a kill by SIGXFSZ.
   std::signal(SIGXFSZ, SIG_IGN);
   postproc::prepare_hdf5_library();
+  // HotSpot's single-dash options (-steady_file) are not CLI11's: thermal parses its own.
+  if (argc >= 2 && std::string(argv[1]) == "thermal") return cli::run_thermal(argc - 2, argv + 2);
   CLI::App app{"ptsim: power, thermal and performance co-simulation of ML systems"};
   app.set_version_flag("--version", std::string("ptsim ") + version());
   app.require_subcommand(1);
   cli::add_run(app);
   cli::add_report(app);
+  cli::add_trace(app);
   cli::add_validate(app);
   cli::add_list(app);
   cli::add_schema(app);
+  cli::add_sweep(app);
+  cli::add_thermal(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::RuntimeError& e) {  // a subcommand's own failure, already reported

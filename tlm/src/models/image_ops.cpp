@@ -15,6 +15,8 @@ op_graph image_preprocess(const model_params& p, precision prec) {
   op cvt;
   cvt.name = "yuv_to_rgb";
   cvt.cls = op_class::vector;
+  cvt.kind = op_kind::elementwise;
+  cvt.prec = prec;
   cvt.ops = w * h * 12;
   cvt.bytes_read = w * h * 1.5;  // YUV420: 1.5 bytes per pixel
   cvt.bytes_written = w * h * 3;
@@ -22,6 +24,8 @@ op_graph image_preprocess(const model_params& p, precision prec) {
   op rs;
   rs.name = "resize_bilinear";
   rs.cls = op_class::vector;
+  rs.kind = op_kind::elementwise;
+  rs.prec = prec;
   rs.ops = out * out * 3 * 8;
   rs.bytes_read = w * h * 3;
   rs.bytes_written = out * out * 3 * element_bytes(prec);
@@ -40,6 +44,8 @@ op_graph classifier_postprocess(const model_params& p, precision prec) {
   op topk;
   topk.name = "top_k";
   topk.cls = op_class::scalar;
+  topk.kind = op_kind::other;
+  topk.prec = prec;
   topk.ops = batch * classes * std::log2(std::max(2.0, p.at("k")));
   topk.bytes_read = batch * classes * element_bytes(prec);
   topk.bytes_written = batch * p.at("k") * 8;

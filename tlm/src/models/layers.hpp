@@ -1,8 +1,9 @@
 #pragma once
-// Internal: operators from layer shapes (NHWC activations, batch N).
+// Internal: CNN layers from their shapes (NHWC activations, batch N), on top of the
+// operator builders of operators.hpp.
 #include <cmath>
 
-#include "ptsim/tlm/op.hpp"
+#include "ptsim/tlm/operators.hpp"
 
 namespace ptsim::tlm::layers {
 
@@ -22,37 +23,27 @@ inline fmap conv(op_graph& g, const char* name, fmap in, double cout, double k, 
   const double weights = out.c * k * k * cin_per_group * eb;
   op o;
   o.name = name;
+  o.kind = op_kind::conv;
   o.cls = depthwise ? op_class::vector : op_class::tensor;  // depthwise has no reuse across channels
+  o.prec = g.prec;
   o.ops = 2 * macs;
   o.bytes_read = weights + batch * in.h * in.w * in.c * eb;
   o.bytes_written = batch * out.h * out.w * out.c * eb;
+  o.weight_bytes = weights;
   g.ops.push_back(o);
   return out;
 }
 
 /// Elementwise op over `elements` outputs with `ops_per_element` arithmetic, reading
 /// `inputs` tensors of the same size.
-inline void elementwise(op_graph& g, const char* name, double elements, double ops_per_element, double inputs = 1) {
-  const double eb = element_bytes(g.prec);
-  op o;
-  o.name = name;
-  o.cls = op_class::vector;
-  o.ops = elements * ops_per_element;
-  o.bytes_read = inputs * elements * eb;
-  o.bytes_written = elements * eb;
-  g.ops.push_back(o);
+inline void elementwise(op_graph& g, const char* name, double elements, double ops_per_element, double inputs = 1,
+                        op_kind kind = op_kind::elementwise) {
+  g.ops.push_back(elementwise_op(name, elements, ops_per_element, inputs, g.prec, kind));
 }
 
 /// Fully connected: [batch x in] * [in x out].
 inline void gemm(op_graph& g, const char* name, double batch, double in, double out) {
-  const double eb = element_bytes(g.prec);
-  op o;
-  o.name = name;
-  o.cls = op_class::tensor;
-  o.ops = 2 * batch * in * out;
-  o.bytes_read = (in * out + batch * in) * eb;
-  o.bytes_written = batch * out * eb;
-  g.ops.push_back(o);
+  g.ops.push_back(gemm_op(name, batch, out, in, g.prec));
 }
 
 }  // namespace ptsim::tlm::layers

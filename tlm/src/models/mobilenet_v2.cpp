@@ -28,7 +28,7 @@ op_graph mobilenet_v2(const model_params& p, precision prec) {
     }
   }
   x = layers::conv(g, "conv_1x1", x, alpha > 1.0 ? ch(1280) : 1280, 1, 1, batch);
-  layers::elementwise(g, "avgpool", batch * x.c, x.h * x.w, x.h * x.w);
+  layers::elementwise(g, "avgpool", batch * x.c, x.h * x.w, x.h * x.w, op_kind::pool);
   layers::gemm(g, "classifier", batch, x.c, p.at("classes"));
   return g;
 }

@@ -12,7 +12,7 @@ op_graph resnet50(const model_params& p, precision prec) {
   g.prec = prec;
   layers::fmap x{res, res, 3};
   x = layers::conv(g, "conv_7x7", x, 64, 7, 2, batch);
-  layers::elementwise(g, "maxpool", batch * (x.h / 2) * (x.w / 2) * x.c, 9);
+  layers::elementwise(g, "maxpool", batch * (x.h / 2) * (x.w / 2) * x.c, 9, 1, op_kind::pool);
   x = {std::ceil(x.h / 2), std::ceil(x.w / 2), x.c};
   const double stages[4][3] = {{64, 3, 1}, {128, 4, 2}, {256, 6, 2}, {512, 3, 2}};  // width, blocks, stride
   for (const auto& st : stages) {
@@ -26,7 +26,7 @@ op_graph resnet50(const model_params& p, precision prec) {
       layers::elementwise(g, "residual_add", batch * x.h * x.w * x.c, 1, 2);
     }
   }
-  layers::elementwise(g, "avgpool", batch * x.c, x.h * x.w, x.h * x.w);
+  layers::elementwise(g, "avgpool", batch * x.c, x.h * x.w, x.h * x.w, op_kind::pool);
   layers::gemm(g, "fc", batch, x.c, p.at("classes"));
   return g;
 }

@@ -1,10 +1,12 @@
 #pragma once
 // One simulation run: scenario in, HDF5 result file out. The SystemC kernel cannot be
 // restarted, so a process calls run_scenario at most once.
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <string>
 
+#include "ptsim/postproc/result_file.hpp"
 #include "ptsim/scenarios/scenario.hpp"
 
 namespace ptsim::cosim {
@@ -12,6 +14,14 @@ namespace ptsim::cosim {
 struct run_options {
   std::filesystem::path output;  ///< final result path (written as <output>.part first)
   bool progress = false;         ///< show a progress line on stderr
+  /// Operator executions kept in the result's `ops` table (the rest are only counted).
+  std::uint64_t ops_limit = postproc::default_ops_limit;
+  /// false: no timeseries rows and no ops table (summaries only); for measuring the cost
+  /// of recording.
+  bool record = true;
+  /// false: the control loop only drains the activity ledgers (no power, thermal,
+  /// governors or recording); for measuring the closed loop's cost. Internal.
+  bool closed_loop = true;
 };
 
 struct run_outcome {

@@ -1,6 +1,8 @@
 #pragma once
 // `ptsim report`: the summary of one run, or runs side by side, in several formats.
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ptsim/postproc/result_file.hpp"
@@ -12,14 +14,32 @@ enum class report_format { table, csv, json, markdown };
 /// Parses "table", "csv", "json" or "markdown"; throws std::invalid_argument otherwise.
 report_format parse_report_format(const std::string& s);
 
+/// One column of a report: a run, or a configuration run with several seeds.
 struct labelled_summary {
-  std::string label;  ///< run name (file stem or run id)
-  run_summary summary;
+  std::string label;  ///< run id (file stem), or the configuration's parameters
+  run_summary summary;  ///< for a group of replicates: the mean of each metric
+  /// Swept parameters (dotted scenario path, value) that tell this entry apart.
+  std::vector<std::pair<std::string, std::string>> params = {};
+  std::vector<unit_time_row> units = {};        ///< where the time went
+  std::vector<domain_summary_row> domains = {};
+  std::vector<std::string> runs = {};           ///< run ids of a replicate group
+  std::map<std::string, double> ci95 = {};      ///< metric -> 95% CI half-width of the mean
 };
 
-/// json: for one run, one object {metric: number, ..., "units": {metric: unit}}, numbers
-/// at full precision (17 significant digits); for several, an array of such objects with
-/// a "run" key. table/markdown/csv: one row per metric, one column per run.
+/// json: for one entry, one object {metric: number, ..., "units": {metric: unit}}, numbers
+/// at full precision (17 significant digits), with "params", "domains" and "time_breakdown"
+/// objects where known and, for a replicate group, "runs" and "ci95"; for several entries an
+/// array of such objects with a "run" key. table/markdown: one row per metric, one column
+/// per entry ("mean ± ci" for groups), then where each unit's time went in percent of the
+/// run. csv: one table, header metric,units,<entries> (plus "<entry> ci95" columns when
+/// there are groups): parameters, metrics, per-domain and per-unit rows ("name[label]").
 std::string format_report(const std::vector<labelled_summary>& runs, report_format fmt);
+
+/// Value of a report metric for an entry: a summary metric by name, or a per-domain or
+/// per-unit value as "throttled_fraction[big]" (also throttled_thermal_fraction,
+/// throttled_power_fraction), "compute_bound_s[npu]" (memory_bound_s, interconnect_bound_s,
+/// dvfs_stall_s, idle_exit_s, idle_s, busy_s, ops). NaN when the entry does not have it.
+/// The names --best and --where use.
+double report_value(const labelled_summary& e, const std::string& name);
 
 }  // namespace ptsim::postproc

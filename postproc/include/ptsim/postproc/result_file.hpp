@@ -12,7 +12,10 @@
 namespace ptsim::postproc {
 
 inline constexpr int schema_version_major = 1;
-inline constexpr int schema_version_minor = 0;
+inline constexpr int schema_version_minor = 1;  ///< 1.1: ops, unit_summary, domain_summary
+
+/// Operator executions kept in `ops` by default; later ones are counted, not stored.
+inline constexpr std::uint64_t default_ops_limit = 100000;
 
 /// Root attributes (provenance).
 struct run_metadata {
@@ -44,6 +47,8 @@ struct job_row {
   std::string unit;    ///< unit that ran (most of) it
   double arrival_s = 0, start_s = 0, finish_s = 0, latency_s = 0;
   double energy_J = 0;  ///< energy attributed to the job (0 when not attributed)
+  double first_token_s = 0;  ///< LLM: time of the first output token; otherwise finish_s
+  std::int64_t tokens_in = 0, tokens_out = 0;  ///< LLM prompt and generated tokens (0 otherwise)
 };
 
 struct event_row {
@@ -57,6 +62,47 @@ struct event_row {
 struct floorplan_row {
   std::string name;
   double x_m = 0, y_m = 0, width_m = 0, height_m = 0;
+};
+
+/// One operator execution on a compute unit.
+struct op_row {
+  std::string unit;
+  std::string op;        ///< operator name, e.g. "conv2d_3x3"
+  double start_s = 0, end_s = 0;
+  std::string bound_by;  ///< "compute" or "memory": what set the operator's pace
+};
+
+/// The operator table as stored: the first `limit` executions; `dropped` more were not kept.
+struct ops_table {
+  std::vector<op_row> rows;
+  std::uint64_t limit = 0;
+  std::uint64_t dropped = 0;
+};
+
+/// Where one compute unit's time went over the run (s), by what bound it: an operator's
+/// time (launch included) is compute-, memory- or interconnect-bound by which of its
+/// arithmetic, memory traffic or link transfers took longest; stalls for clock changes and
+/// wake-ups from idle states are counted apart. busy + idle = the run's duration.
+struct unit_time_row {
+  std::string unit;
+  double compute_bound_s = 0;
+  double memory_bound_s = 0;
+  double interconnect_bound_s = 0;
+  double dvfs_stall_s = 0;  ///< stalled while the clock changed
+  double idle_exit_s = 0;   ///< waking from an idle state
+  double idle_s = 0;        ///< no work
+  std::uint64_t ops = 0;    ///< operators finished within the run
+  double busy_s() const {
+    return compute_bound_s + memory_bound_s + interconnect_bound_s + dvfs_stall_s + idle_exit_s;
+  }
+};
+
+/// One DVFS domain over the run: shares of the run spent below the governor's request (1).
+struct domain_summary_row {
+  std::string domain;
+  double throttled_fraction = 0;          ///< for any reason
+  double throttled_thermal_fraction = 0;  ///< by a thermal governor's ceiling
+  double throttled_power_fraction = 0;    ///< by a power cap's ceiling
 };
 
 struct metric {
@@ -87,6 +133,17 @@ class result_writer {
   void add_event(const event_row& row);
   void set_floorplan(const std::vector<floorplan_row>& rows);
   void set_summary(const run_summary& s);
+  /// Keeps the first `limit` operator executions (default default_ops_limit); the rest
+  /// are counted in the ops group's `dropped` attribute. Call before the first add_op.
+  void set_ops_limit(std::uint64_t limit);
+  void add_op(const op_row& row);
+  /// The fast path for long runs: an id for a label of the ops table (unit, operator or
+  /// bound_by text; the same text gives the same id), then operators by ids.
+  std::uint32_t op_label(const std::string& text);
+  void add_op(std::uint32_t unit, std::uint32_t op, double start_s, double end_s,
+              std::uint32_t bound_by);
+  void set_unit_summary(const std::vector<unit_time_row>& rows);
+  void set_domain_summary(const std::vector<domain_summary_row>& rows);
   /// Flushes everything, writes wall_s, closes and renames. Throws on I/O failure.
   void commit(double wall_s);
 
@@ -114,6 +171,11 @@ class result_reader {
   std::vector<job_row> jobs() const;
   std::vector<event_row> events() const;
   std::vector<floorplan_row> floorplan() const;
+  /// The operator table; empty (limit 0) for files written before schema 1.1.
+  ops_table ops() const;
+  /// Per-unit and per-domain summaries; empty for files written before schema 1.1.
+  std::vector<unit_time_row> unit_summary() const;
+  std::vector<domain_summary_row> domain_summary() const;
   /// The timeseries layout as stored: coordinates with labels; variables with dim, units,
   /// long_name, in the order they were written.
   timeseries_layout layout() const;

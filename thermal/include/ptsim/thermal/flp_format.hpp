@@ -3,11 +3,30 @@
 // `name width height left_x bottom_y` in metres; `#` comments and blank lines ignored.
 #include <filesystem>
 #include <iosfwd>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "ptsim/thermal/floorplan.hpp"
 
 namespace ptsim::thermal {
+
+/// The two optional per-block columns of a .flp (HotSpot's detailed_3D materials).
+struct block_material {
+  double heat_capacity_J_per_m3K;  ///< volumetric
+  double resistivity_mK_per_W;
+};
+
+/// A .flp with its optional per-block materials (same order as the blocks).
+struct flp_contents {
+  floorplan fp;
+  std::vector<std::optional<block_material>> materials;
+};
+
+/// Reads a .flp keeping the optional material columns. HotSpot's connectivity lines
+/// (`name1 name2 wire_density`) are skipped. Errors as read_flp.
+flp_contents read_flp_contents(const std::filesystem::path& path);
+flp_contents parse_flp_contents(const std::string& text, const std::string& source_name);
 
 /// Reads a HotSpot .flp file. The two optional grid-model columns (specific heat,
 /// resistivity) are accepted and ignored. Throws std::runtime_error as

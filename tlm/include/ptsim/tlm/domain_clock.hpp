@@ -19,6 +19,8 @@ class domain_clock {
   bool pending() const { return pending_; }
   double pending_hz() const { return next_hz_; }
   double target_hz() const { return pending_ ? next_hz_ : hz_; }
+  /// When the latest requested frequency change takes (or took) effect; -1 before any.
+  double last_switch_s() const { return switch_s_; }
 
   struct averages {
     double hz, volts, v2f;
@@ -30,7 +32,7 @@ class domain_clock {
   void integrate_to(double t);
   double hz_, v_;
   bool pending_ = false;
-  double next_hz_ = 0, next_v_ = 0, switch_s_ = 0;
+  double next_hz_ = 0, next_v_ = 0, switch_s_ = -1;
   double last_s_ = 0, since_s_ = 0;
   double int_f_ = 0, int_v_ = 0, int_v2f_ = 0;
 };

@@ -3,9 +3,11 @@
 // schema and `ptsim list workloads` are generated from these declarations.
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "ptsim/tlm/decoder.hpp"
 #include "ptsim/tlm/op.hpp"
 
 namespace ptsim::tlm {
@@ -21,6 +23,7 @@ struct model_info {
   std::string name;
   std::string description;
   std::vector<model_param> params;
+  bool decoder = false;  ///< a Llama-style decoder: usable in an `llm:` serving stream
 };
 
 using model_params = std::map<std::string, double>;
@@ -31,5 +34,8 @@ const model_info* find_model(const std::string& name);
 /// Builds a model's operator graph. Unknown names or params, or values below their
 /// minimum, throw std::invalid_argument naming the parameter and its valid range.
 op_graph build_model(const std::string& name, const model_params& params, precision prec);
+/// The layer shape of a decoder model with `params` applied (same checks as build_model);
+/// throws std::invalid_argument when `name` is not a decoder.
+decoder_shape decoder_model(const std::string& name, const model_params& params);
 
 }  // namespace ptsim::tlm

@@ -1,7 +1,8 @@
 #pragma once
 // Elaborates a platform from its description: domain clocks, compute units,
-// interconnects and memories, sockets bound by name, and the workload engine.
-// The socket graph is checked before simulation starts.
+// interconnects and targets (memories, storage, NICs), sockets bound by name, an
+// address map routing every unit to what it can reach, and the workload engine.
+// The graph is checked before simulation starts.
 #include <map>
 #include <memory>
 #include <string>
@@ -13,6 +14,7 @@
 #include "ptsim/tlm/interconnect.hpp"
 #include "ptsim/tlm/memory.hpp"
 #include "ptsim/tlm/platform_config.hpp"
+#include "ptsim/tlm/topology.hpp"
 #include "ptsim/tlm/workload_engine.hpp"
 
 namespace ptsim::tlm {
@@ -24,7 +26,9 @@ struct operating_point {
 class platform {
  public:
   /// `initial` gives each domain's starting point. Throws std::invalid_argument for a
-  /// dangling or unknown connection, or a stage on a unit without its precision.
+  /// connection to nothing, a link bound twice, a component nothing connects to, a
+  /// cycle, a stage on a unit without its precision or its targets, or a model that does
+  /// not fit in its unit's memory.
   platform(const platform_config& cfg, const workload_config& workload,
            const std::map<std::string, operating_point>& initial, double control_period_s, std::uint64_t seed);
   ~platform();
@@ -34,6 +38,9 @@ class platform {
   const std::vector<std::unique_ptr<interconnect>>& interconnects() const { return interconnects_; }
   const std::vector<std::unique_ptr<memory>>& memories() const { return memories_; }
   workload_engine& workload() { return *engine_; }
+  /// The workload as run (with KV-cache sizes filled in).
+  const workload_config& workload_config_used() const { return workload_; }
+  /// Transactions that reached a target (memories, storage, NICs, terminal fabrics).
   std::uint64_t transactions() const;
 
  private:
@@ -41,6 +48,7 @@ class platform {
   std::vector<std::unique_ptr<memory>> memories_;
   std::vector<std::unique_ptr<interconnect>> interconnects_;
   std::vector<std::unique_ptr<compute_unit>> units_;
+  workload_config workload_;
   std::unique_ptr<workload_engine> engine_;
 };
 

@@ -1,0 +1,126 @@
+#!/usr/bin/python3
+"""Cost of recording: `ptsim run` with the timeseries and ops table written, against the same
+run with recording off (--no-record: summaries only), at a 1 ms record period; and the
+bytes each timeseries sample and each recorded operator take in the file.
+
+    bench/recording_cost.py BUILD/ptsim [--repeats 7] [--duration "20 s"]
+        [--record-period "1 ms"] [--perf] [SCENARIO.yaml ...]
+
+Runs alternate (on, off, on, off, ...) so that drifting machine load hits both alike; the
+figures are medians. CPU time (user + system of the child) is the headline, as elsewhere in
+bench/RESULTS.md, because the cores are shared; wall time is printed too.
+"""
+import argparse
+import os
+import resource
+import statistics
+import subprocess
+import tempfile
+import time
+
+import h5py
+
+
+RECORD_PERIOD = "1 ms"
+
+
+def one_run(ptsim, scenario, out, duration, record):
+    args = [ptsim, "run", *([scenario] if scenario else []), "-q", "--force", "-o", out,
+            "--set", f"duration={duration}", "--set", f"record_period={RECORD_PERIOD}"]
+    if not record:
+        args.append("--no-record")
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    subprocess.run(args, check=True, stdout=subprocess.DEVNULL)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return cpu, wall
+
+
+def perf_samples(ptsim, scenario, out, duration, record):
+    """CPU samples per thread of one run under `perf record` (main thread first): what the
+    simulation thread itself pays, apart from the background writer's compression."""
+    data = out + ".perf"
+    args = [ptsim, "run", *([scenario] if scenario else []), "-q", "--force", "-o", out,
+            "--set", f"duration={duration}", "--set", f"record_period={RECORD_PERIOD}"]
+    if not record:
+        args.append("--no-record")
+    subprocess.run(["perf", "record", "-q", "-o", data, *args], check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    rep = subprocess.run(["perf", "report", "-i", data, "--stdio", "--sort", "pid", "-g", "none",
+                          "--show-nr-samples"], capture_output=True, text=True, check=True).stdout
+    counts = []
+    for line in rep.splitlines():
+        parts = line.split()
+        if len(parts) >= 3 and parts[0].endswith("%") and parts[1].isdigit():
+            counts.append((int(parts[2].split(":")[0]), int(parts[1])))
+    counts.sort()  # the main thread has the lowest id
+    return [c for _, c in counts]
+
+
+def storage(path):
+    """Bytes on disk of the timeseries datasets and of the ops table, and their row counts."""
+    with h5py.File(path, "r") as f:
+        ts = f["timeseries"]
+        n_samples = ts["time"].shape[0]
+        ts_bytes = sum(ts[k].id.get_storage_size() for k in ts if k not in ("block", "component", "domain"))
+        values = 1 + sum(ts[k].shape[1] for k in ts if ts[k].ndim == 2)
+        ops = f["ops"]
+        n_ops = ops["start_s"].shape[0]
+        ops_bytes = sum(ops[k].id.get_storage_size() for k in ops)
+    return n_samples, ts_bytes, values, n_ops, ops_bytes
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("ptsim")
+    p.add_argument("--repeats", type=int, default=7)
+    p.add_argument("--duration", default="20 s")
+    p.add_argument("--record-period", default="1 ms")
+    p.add_argument("--perf", action="store_true",
+                   help="also count CPU samples per thread with perf (Linux perf must be installed)")
+    p.add_argument("scenarios", nargs="*", help="scenario files (default: the built-in default)")
+    a = p.parse_intermixed_args()
+    global RECORD_PERIOD
+    RECORD_PERIOD = a.record_period
+    for scenario in a.scenarios or [None]:
+        measure(a, scenario)
+
+
+def measure(a, scenario):
+    with tempfile.TemporaryDirectory() as d:
+        on, off = os.path.join(d, "on.h5"), os.path.join(d, "off.h5")
+        one_run(a.ptsim, scenario, on, a.duration, True)  # warm the page cache and the binary
+        cpu_on, cpu_off, wall_on, wall_off = [], [], [], []
+        for _ in range(a.repeats):
+            c, w = one_run(a.ptsim, scenario, on, a.duration, True)
+            cpu_on.append(c), wall_on.append(w)
+            c, w = one_run(a.ptsim, scenario, off, a.duration, False)
+            cpu_off.append(c), wall_off.append(w)
+        n, ts_bytes, values, n_ops, ops_bytes = storage(on)
+        size_on, size_off = os.path.getsize(on), os.path.getsize(off)
+        threads_on = perf_samples(a.ptsim, scenario, on, a.duration, True) if a.perf else None
+        threads_off = perf_samples(a.ptsim, scenario, off, a.duration, False) if a.perf else None
+    med = statistics.median
+    name = os.path.basename(scenario) if scenario else "default scenario"
+    print(f"ptsim run, {name}, duration {a.duration}, record period {RECORD_PERIOD}, "
+          f"{a.repeats} alternating pairs (medians)")
+    print(f"  recording on : CPU {med(cpu_on):.3f} s  wall {med(wall_on):.3f} s")
+    print(f"  recording off: CPU {med(cpu_off):.3f} s  wall {med(wall_off):.3f} s")
+    print(f"  overhead     : CPU {100 * (med(cpu_on) / med(cpu_off) - 1):+.1f} %  "
+          f"wall {100 * (med(wall_on) / med(wall_off) - 1):+.1f} %   (target < 10 %)")
+    print(f"  timeseries   : {n} samples of {values} doubles ({8 * values} B raw): "
+          f"{ts_bytes} B on disk = {ts_bytes / n:.1f} B per sample "
+          f"({ts_bytes / n / values:.2f} B per value, {8 * values * n / ts_bytes:.1f}x compression)")
+    print(f"  ops table    : {n_ops} operators, {ops_bytes} B = {ops_bytes / max(n_ops, 1):.1f} B per operator")
+    print(f"  file         : {size_on} B recorded, {size_off} B with recording off")
+    if threads_on:
+        main_on, main_off = threads_on[0], sum(threads_off)
+        print(f"  perf samples : recording on {threads_on} (simulation thread, background writer), "
+              f"off {threads_off}; simulation thread {100 * (main_on / main_off - 1):+.1f} %")
+    print()
+
+
+if __name__ == "__main__":
+    main()

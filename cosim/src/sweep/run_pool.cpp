@@ -1,0 +1,156 @@
+#include "run_pool.hpp"
+
+#include <poll.h>
+#include <sys/wait.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+
+#include "child_process.hpp"
+
+namespace ptsim::cosim::sweep {
+
+namespace {
+
+using clock = std::chrono::steady_clock;
+
+struct running_run {
+  launch_plan plan;
+  std::size_t index = 0;
+  std::unique_ptr<child_process> child;
+  clock::time_point deadline = clock::time_point::max();
+  bool timed_out = false;
+};
+
+std::string why_failed(const running_run& r, double timeout_s) {
+  if (r.timed_out) return "timeout after " + seconds_text(timeout_s);
+  const int st = r.child->status();
+  const std::string said = last_line(r.child->stderr_tail());
+  if (WIFEXITED(st)) return said.empty() ? "the run " + describe_status(st) + " without a message" : said;
+  return "the run was " + describe_status(st) + (said.empty() ? "" : "; its last message: " + said);
+}
+
+}  // namespace
+
+std::string seconds_text(double s) {
+  char buf[32];
+  if (s >= 120 && std::fmod(s, 60) == 0) std::snprintf(buf, sizeof buf, "%g min", s / 60);
+  else std::snprintf(buf, sizeof buf, "%g s", s);
+  return buf;
+}
+
+run_pool::run_pool(pool_options opts, std::function<launch_plan(std::size_t)> plan,
+                   std::function<void(const launch_plan&, const run_result&)> done, const signal_watch& signals,
+                   sweep_progress* progress)
+    : opts_(std::move(opts)), plan_(std::move(plan)), done_(std::move(done)), signals_(signals), progress_(progress) {
+  if (opts_.jobs == 0) opts_.jobs = 1;
+}
+
+bool run_pool::run(work_source& src) {
+  std::vector<running_run> running;
+  bool stopping = false;
+  auto finish = [&](running_run& r) {
+    run_result res;
+    res.index = r.index;
+    res.wall_s = r.child->elapsed_s();
+    std::error_code ec;
+    res.ok = !r.timed_out && WIFEXITED(r.child->status()) && WEXITSTATUS(r.child->status()) == 0 &&
+             std::filesystem::exists(r.plan.result, ec);
+    if (!res.ok) {
+      res.error = r.timed_out || !WIFEXITED(r.child->status()) || WEXITSTATUS(r.child->status()) != 0
+                      ? why_failed(r, opts_.timeout_s)
+                      : "the run ended without writing its result " + r.plan.result.string();
+      std::filesystem::remove(r.plan.part, ec);
+    }
+    done_(r.plan, res);
+    src.finished(res);
+  };
+
+  for (;;) {
+    src.service();
+    if (signals_.stop_signal() != 0 && !stopping) {
+      stopping = true;
+      src.stop();
+      for (auto& r : running) r.child->kill_group();
+    }
+    while (!stopping && running.size() < opts_.jobs) {
+      const auto index = src.take();
+      if (!index) break;
+      launch_plan plan = plan_(*index);
+      if (plan.argv.empty()) {  // invalid before it started: fails without a process
+        run_result res{*index, false, plan.error, 0.0};
+        done_(plan, res);
+        src.finished(res);
+        continue;
+      }
+      running_run r;
+      r.index = *index;
+      try {
+        r.child = std::make_unique<child_process>(plan.argv, opts_.env);
+      } catch (const std::exception& e) {
+        run_result res{*index, false, e.what(), 0.0};
+        done_(plan, res);
+        src.finished(res);
+        continue;
+      }
+      if (opts_.timeout_s > 0)
+        r.deadline = clock::now() + std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(opts_.timeout_s));
+      r.plan = std::move(plan);
+      running.push_back(std::move(r));
+    }
+    if (running.empty() && (stopping || src.exhausted())) break;
+    if (progress_) progress_->tick(running.size());
+    // Asked after take(), which may just have sent a request whose reply must be awaited.
+    const int limit_ms = src.service();
+
+    // Sleep until a child writes or ends, a signal comes, a deadline passes, or it is time to
+    // service the source or redraw; at most a second, as a guard against a lost wake-up.
+    const auto now = clock::now();
+    long wait_ms = 1000;
+    if (limit_ms >= 0) wait_ms = std::min<long>(wait_ms, limit_ms);
+    if (progress_ && progress_->tick_ms() >= 0) wait_ms = std::min<long>(wait_ms, progress_->tick_ms());
+    for (const auto& r : running)
+      if (!r.timed_out && r.deadline != clock::time_point::max())
+        wait_ms = std::min<long>(
+            wait_ms, std::max<long>(0, std::chrono::ceil<std::chrono::milliseconds>(r.deadline - now).count()));
+    std::vector<pollfd> fds;
+    fds.push_back({signals_.fd(), POLLIN, 0});
+    for (const auto& r : running)
+      if (r.child->stderr_fd() >= 0) fds.push_back({r.child->stderr_fd(), POLLIN, 0});
+    if (poll(fds.data(), fds.size(), static_cast<int>(wait_ms)) < 0 && errno != EINTR) {
+      std::perror("ptsim sweep: poll");
+      signals_.request_stop(SIGTERM);
+    }
+    signals_.drain();
+
+    for (auto& r : running) {
+      r.child->read_stderr();
+      if (!r.timed_out && clock::now() >= r.deadline) {
+        r.timed_out = true;
+        r.child->kill_group();
+      }
+      r.child->poll_exit();
+    }
+    for (std::size_t i = 0; i < running.size();) {
+      if (!running[i].child->ended()) {
+        ++i;
+        continue;
+      }
+      const int st = running[i].child->status();
+      if (stopping && !(WIFEXITED(st) && WEXITSTATUS(st) == 0)) {  // killed by us: not a result; redone later
+        std::error_code ec;
+        std::filesystem::remove(running[i].plan.part, ec);
+      } else {
+        finish(running[i]);
+      }
+      running.erase(running.begin() + static_cast<std::ptrdiff_t>(i));
+    }
+  }
+  if (progress_) progress_->tick(0);
+  return !stopping;
+}
+
+}  // namespace ptsim::cosim::sweep

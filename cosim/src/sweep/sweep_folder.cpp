@@ -1,0 +1,219 @@
+#include "sweep_folder.hpp"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <charconv>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "ptsim/postproc/result_file.hpp"
+
+namespace ptsim::cosim::sweep {
+
+namespace {
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  if (!in) throw folder_error(p.string() + ": cannot read it");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string one_line(std::string s) {
+  for (char& ch : s)
+    if (ch == '\n' || ch == '\r') ch = ' ';
+  return s;
+}
+
+fs::path temp_beside(const fs::path& path) {
+  return path.string() + ".tmp." + std::to_string(getpid());
+}
+
+void make_dir(const fs::path& p) {
+  std::error_code ec;
+  fs::create_directories(p, ec);
+  if (ec) throw folder_error("cannot create the folder " + p.string() + ": " + ec.message());
+}
+
+}  // namespace
+
+void write_file_atomic(const fs::path& path, const std::string& text) {
+  const fs::path tmp = temp_beside(path);
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out << text;
+    out.close();
+    if (!out) {
+      std::error_code ec;
+      fs::remove(tmp, ec);
+      throw folder_error(path.string() + ": cannot write it");
+    }
+  }
+  std::error_code ec;
+  fs::rename(tmp, path, ec);
+  if (ec) {
+    fs::remove(tmp, ec);
+    throw folder_error(path.string() + ": cannot write it: " + ec.message());
+  }
+}
+
+scenarios::sweep_manifest sweep_folder::read_manifest() const {
+  const fs::path p = manifest_path();
+  std::error_code ec;
+  if (!fs::is_regular_file(p, ec))
+    throw folder_error(dir_.string() + " is not a sweep folder: it has no sweep.yaml");
+  try {
+    return scenarios::parse_manifest(slurp(p), p.string());
+  } catch (const scenarios::scenario_error& e) {
+    throw folder_error(e.what());
+  }
+}
+
+std::vector<std::size_t> sweep_folder::prepare(const scenarios::sweep_spec& sweep, const std::string& identity,
+                                               const share& mine, bool resume) const {
+  make_dir(dir_);
+  const fs::path man = manifest_path();
+  const std::string where = dir_.string();
+  auto check_same = [&] {
+    const auto m = read_manifest();
+    if (m.identity != identity)
+      throw folder_error(where + " holds the runs of another sweep (" + m.source +
+                         ", or this sweep file or its base scenario as they were before an edit); "
+                         "results of different sweeps are never mixed: choose another folder with -o");
+  };
+  std::error_code ec;
+  if (fs::exists(man, ec)) {
+    check_same();
+  } else {
+    if (fs::exists(dir_ / "runs", ec) || fs::exists(dir_ / "summary.h5", ec))
+      throw folder_error(where + " has results but no sweep.yaml, so it is not known to hold this sweep; "
+                                 "refusing to write into it: choose another folder with -o");
+    scenarios::sweep_manifest m;
+    m.source = fs::absolute(sweep.file).lexically_normal().string();
+    m.identity = identity;
+    m.runs = sweep.runs.size();
+    m.text = sweep.text;
+    // Shards may start together: create exclusively (link fails on an existing name), and
+    // whoever loses compares identities like any later arrival.
+    const fs::path tmp = temp_beside(man);
+    {
+      std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+      out << scenarios::manifest_yaml(m);
+      if (!out) throw folder_error(man.string() + ": cannot write it");
+    }
+    const int rc = link(tmp.c_str(), man.c_str());
+    const int link_errno = errno;
+    fs::remove(tmp, ec);
+    if (rc != 0 && link_errno != EEXIST)
+      throw folder_error(man.string() + ": cannot write it: " + std::strerror(link_errno));
+    if (rc != 0) check_same();
+  }
+  make_dir(dir_ / "runs");
+  make_dir(dir_ / "records");
+
+  std::vector<std::size_t> todo;
+  std::vector<std::string> existing;
+  for (const auto& run : sweep.runs) {
+    if (!mine.contains(run.index)) continue;
+    const bool has_result = fs::exists(result_path(run.id), ec), has_record = fs::exists(record_path(run.id), ec);
+    if (!resume) {
+      if (has_result || has_record) existing.push_back(run.id);
+      todo.push_back(run.index);
+      continue;
+    }
+    if (has_result && complete(run.id)) continue;
+    if (has_result) fs::remove(result_path(run.id), ec);  // unreadable: redo it
+    todo.push_back(run.index);
+  }
+  if (!existing.empty())
+    throw folder_error(where + " already holds results of " + std::to_string(existing.size()) +
+                       " run(s) of this sweep (e.g. runs/" + existing.front() +
+                       ".h5); refusing to overwrite them: use --resume to keep them and run the rest, "
+                       "or choose another folder with -o");
+  // Leftovers of a killed sweep: partial results, and records caught between write and rename.
+  std::set<std::string> my_ids;
+  for (const auto& run : sweep.runs)
+    if (mine.contains(run.index)) {
+      remove_part(run.id);
+      my_ids.insert(run.id);
+    }
+  for (const auto& e : fs::directory_iterator(dir_ / "records", ec)) {
+    const std::string name = e.path().filename().string();
+    const auto tmp = name.find(".record.tmp.");
+    if (tmp != std::string::npos && my_ids.count(name.substr(0, tmp))) fs::remove(e.path(), ec);
+  }
+  return todo;
+}
+
+bool sweep_folder::complete(const std::string& id) const {
+  try {
+    postproc::result_reader r(result_path(id));
+    return true;
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+void sweep_folder::write_record(const std::string& id, const run_record& r) const {
+  char wall[32];  // shortest text that reads back exactly
+  const auto end = std::to_chars(wall, wall + sizeof wall, r.wall_s).ptr;
+  std::ostringstream os;
+  os << "status=" << (r.ok ? "ok" : "failed") << "\n"
+     << "error=" << one_line(r.error) << "\n"
+     << "wall_s=" << std::string(wall, end) << "\n"
+     << "wall_host=" << one_line(r.wall_host) << "\n"
+     << "wall_rank=" << r.wall_rank << "\n";
+  write_file_atomic(record_path(id), os.str());
+}
+
+std::optional<run_record> sweep_folder::read_record(const std::string& id) const {
+  std::error_code ec;
+  const fs::path p = record_path(id);
+  if (!fs::is_regular_file(p, ec)) return std::nullopt;
+  std::ifstream in(p);
+  if (!in) return std::nullopt;
+  run_record r;
+  bool has_status = false;
+  std::string line;
+  while (std::getline(in, line)) {
+    const auto eq = line.find('=');
+    if (eq == std::string::npos) continue;
+    const std::string key = line.substr(0, eq), value = line.substr(eq + 1);
+    if (key == "status") {
+      r.ok = value == "ok";
+      has_status = true;
+    } else if (key == "error") {
+      r.error = value;
+    } else if (key == "wall_s") {
+      r.wall_s = std::strtod(value.c_str(), nullptr);
+    } else if (key == "wall_host") {
+      r.wall_host = value;
+    } else if (key == "wall_rank") {
+      r.wall_rank = std::strtoll(value.c_str(), nullptr, 10);
+    }
+  }
+  if (!has_status) return std::nullopt;
+  return r;
+}
+
+void sweep_folder::remove_part(const std::string& id) const {
+  std::error_code ec;
+  fs::remove(part_path(id), ec);
+}
+
+std::size_t sweep_folder::count_parts() const {
+  std::size_t n = 0;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir_ / "runs", ec)) {
+    const std::string name = e.path().filename().string();
+    if (name.size() > 8 && name.compare(name.size() - 8, 8, ".h5.part") == 0) ++n;
+  }
+  return n;
+}
+
+}  // namespace ptsim::cosim::sweep

@@ -1,0 +1,369 @@
+"""Plots of ptsim results: timeline, heatmap, pareto, compare (used by `ptsim-plot`).
+
+Each function draws one figure, saves it to `out` (PNG, SVG or PDF by the extension) and
+returns the data it drew, so that a caller (or a test) can compare it with the file.
+Only Debian's h5py, numpy, pandas, matplotlib and xarray are used; the Agg backend draws
+without a display.
+"""
+import math
+import os
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+from matplotlib import colors as mcolors  # noqa: E402
+from matplotlib.patches import Rectangle  # noqa: E402
+
+import ptsim_results  # noqa: E402
+
+FORMATS = (".png", ".svg", ".pdf")
+THROTTLE_COLOR = "tab:red"
+
+# Metrics that compare shows when none are named, in this order, where the runs have them.
+COMPARE_METRICS = ("perf_per_watt", "throughput", "energy_J", "avg_power_W", "latency_p99_s",
+                   "peak_temperature_C", "throttled_fraction")
+
+
+class PlotError(ValueError):
+    """A bad request (unknown metric, wrong extension, time outside the run)."""
+
+
+def _check_output(out):
+    ext = os.path.splitext(out)[1].lower()
+    if ext not in FORMATS:
+        raise PlotError(f"{out}: expected an output file ending in .png, .svg or .pdf, "
+                        f"found '{ext or 'no extension'}'")
+
+
+def _save(fig, out):
+    fig.savefig(out, dpi=120)
+    plt.close(fig)
+
+
+def _legend_outside(ax, **kw):
+    """A legend right of the axes, so that it never covers data."""
+    handles, labels = ax.get_legend_handles_labels()
+    if handles:
+        ax.legend(handles, labels, loc="upper left", bbox_to_anchor=(1.01, 1.0),
+                  borderaxespad=0.0, fontsize="small", **kw)
+
+
+def _title(run, what):
+    name = run["attrs"].get("scenario_name") or run["id"]
+    return f"{name} ({run['id']}, seed {run['attrs'].get('seed')}): {what}"
+
+
+def throttled_spans(time, throttled, period):
+    """Merged [start, end) intervals of the record periods in which any domain was
+    throttled; sample k covers (time[k] - period, time[k]]."""
+    if throttled is None or len(time) == 0:
+        return []
+    any_throttled = np.asarray(throttled).reshape(len(time), -1).max(axis=1) > 0
+    spans = []
+    for t, on in zip(time, any_throttled):
+        if not on:
+            continue
+        start = t - period
+        if spans and abs(spans[-1][1] - start) <= 1e-9 * max(1.0, abs(start)):
+            spans[-1][1] = t
+        else:
+            spans.append([start, t])
+    return [tuple(s) for s in spans]
+
+
+def timeline(path, out):
+    """Frequency, power, temperature and utilisation per domain/component/block over time,
+    with throttled periods shaded."""
+    _check_output(out)
+    run = ptsim_results.open_run(path)
+    ds = run["timeseries"]
+    time = ds["time"].values
+    period = float(np.median(np.diff(time))) if len(time) > 1 else (time[0] if len(time) else 0.0)
+    domains = [str(d) for d in ds["domain"].values]
+    components = [str(c) for c in ds["component"].values]
+    blocks = [str(b) for b in ds["block"].values]
+    drawn = {
+        "time": time,
+        "frequency_MHz": {d: ds["frequency"].sel(domain=d).values / 1e6 for d in domains},
+        "power_W": {c: ds["power"].sel(component=c).values for c in components},
+        "total_power_W": ds["power"].values.sum(axis=1),
+        "temperature_C": {b: ds["temperature"].sel(block=b).values for b in blocks},
+        "utilization_pct": {d: 100.0 * ds["utilization"].sel(domain=d).values for d in domains},
+    }
+    throttled = ds["throttled"].values if "throttled" in ds else None
+    drawn["throttled_spans"] = throttled_spans(time, throttled, period)
+
+    fig, axes = plt.subplots(4, 1, figsize=(12, 11), sharex=True, constrained_layout=True)
+    panels = [
+        (axes[0], drawn["frequency_MHz"], "frequency (MHz)", "steps-pre"),
+        (axes[1], drawn["power_W"], "power (W)", "steps-pre"),
+        (axes[2], drawn["temperature_C"], "temperature (°C)", "default"),
+        (axes[3], drawn["utilization_pct"], "utilisation (%)", "steps-pre"),
+    ]
+    for ax, series, ylabel, style in panels:
+        for name, values in series.items():
+            ax.plot(time, values, label=name, drawstyle=style, linewidth=1.1)
+        ax.set_ylabel(ylabel)
+        ax.grid(True, alpha=0.3)
+    axes[1].plot(time, drawn["total_power_W"], label="platform total", color="black",
+                 linestyle="--", linewidth=1.2, drawstyle="steps-pre")
+    axes[3].set_ylim(-2, 102)
+    for ax in axes:
+        for i, (a, b) in enumerate(drawn["throttled_spans"]):
+            ax.axvspan(a, b, color=THROTTLE_COLOR, alpha=0.15, linewidth=0,
+                       label="throttled" if i == 0 else None)
+        _legend_outside(ax)
+    axes[-1].set_xlabel("time (s)")
+    if len(time):
+        axes[-1].set_xlim(max(0.0, time[0] - period), time[-1])
+    fig.suptitle(_title(run, "timeline"))
+    _save(fig, out)
+    return drawn
+
+
+def _parse_time(text):
+    """Seconds from '2.5', '2.5 s', '300 ms' or '50 us'."""
+    t = str(text).strip()
+    for suffix, scale in (("ms", 1e-3), ("us", 1e-6), ("s", 1.0)):
+        if t.endswith(suffix):
+            try:
+                return float(t[: -len(suffix)].strip()) * scale
+            except ValueError:
+                break
+    try:
+        return float(t)
+    except ValueError:
+        raise PlotError(f"--at: expected a time ('2.5 s', '300 ms') or 'peak', found '{text}'")
+
+
+def heatmap(path, out, at="peak"):
+    """The floorplan to scale, each block coloured by its temperature at one sample: the
+    hottest moment of the run (at='peak') or the sample nearest to a time in seconds."""
+    _check_output(out)
+    run = ptsim_results.open_run(path)
+    ds = run["timeseries"]
+    time = ds["time"].values
+    if len(time) == 0:
+        raise PlotError(f"{path}: the run has no timeseries samples")
+    temps = ds["temperature"].values
+    if isinstance(at, str) and at.strip() == "peak":
+        k = int(np.unravel_index(np.nanargmax(temps), temps.shape)[0])
+        when = "peak"
+    else:
+        t = at if isinstance(at, (int, float)) else _parse_time(at)
+        if t < 0 or t > time[-1] + 1e-12:
+            raise PlotError(f"--at {at}: expected a time within the run (0 to {time[-1]:g} s)")
+        k = int(np.argmin(np.abs(time - t)))
+        when = f"nearest to {t:g} s"
+    blocks = [str(b) for b in ds["block"].values]
+    sample = {b: float(temps[k, j]) for j, b in enumerate(blocks)}
+    fp = run["floorplan"]
+    names = fp["name"].tolist()
+    rects = {n: (float(x), float(y), float(w), float(h))
+             for n, x, y, w, h in zip(names, fp["x"], fp["y"], fp["width"], fp["height"])}
+    shown = [sample[n] for n in names if n in sample]
+    vmin, vmax = (min(shown), max(shown)) if shown else (0.0, 1.0)
+    if vmax - vmin < 0.5:  # a uniform die still gets a readable scale
+        vmin, vmax = vmin - 0.25, vmax + 0.25
+    norm = mcolors.Normalize(vmin=vmin, vmax=vmax)
+    cmap = plt.get_cmap("inferno")
+
+    fig, ax = plt.subplots(figsize=(8, 6.5), constrained_layout=True)
+    colors = {}
+    for n in names:
+        x, y, w, h = (v * 1e3 for v in rects[n])
+        if n in sample:
+            rgba = cmap(norm(sample[n]))
+            colors[n] = rgba
+            ax.add_patch(Rectangle((x, y), w, h, facecolor=rgba, edgecolor="white", linewidth=1.5))
+            text = "black" if norm(sample[n]) > 0.6 else "white"
+            ax.text(x + w / 2, y + h / 2, f"{n}\n{sample[n]:.1f} °C", ha="center", va="center",
+                    fontsize="small", color=text)
+        else:  # a block without a temperature (e.g. not in the thermal model)
+            ax.add_patch(Rectangle((x, y), w, h, facecolor="lightgrey", edgecolor="grey", hatch="//"))
+            ax.text(x + w / 2, y + h / 2, f"{n}\n(no data)", ha="center", va="center", fontsize="small")
+    xs = [r[0] + r[2] for r in rects.values()] or [1e-3]
+    ys = [r[1] + r[3] for r in rects.values()] or [1e-3]
+    x0 = min([r[0] for r in rects.values()] or [0.0])
+    y0 = min([r[1] for r in rects.values()] or [0.0])
+    ax.set_xlim(x0 * 1e3, max(xs) * 1e3)
+    ax.set_ylim(y0 * 1e3, max(ys) * 1e3)
+    ax.set_aspect("equal")
+    ax.set_xlabel("x (mm)")
+    ax.set_ylabel("y (mm)")
+    bar = fig.colorbar(plt.cm.ScalarMappable(norm=norm, cmap=cmap), ax=ax, shrink=0.85)
+    bar.set_label("temperature (°C)")
+    ax.set_title(_title(run, f"temperatures at t = {time[k]:g} s ({when})"), fontsize="medium")
+    _save(fig, out)
+    return {"time": float(time[k]), "index": k, "temperature": sample, "rects": rects,
+            "colors": colors, "vmin": vmin, "vmax": vmax}
+
+
+def _configurations(inputs):
+    runs = ptsim_results.open_sweep(inputs)
+    return ptsim_results.by_configuration(runs)
+
+
+def _axis_label(metric, units):
+    u = units.get(metric, "")
+    return f"{metric} ({u})" if u else metric
+
+
+def _require(configs, metric):
+    if metric not in configs.columns:
+        known = sorted(c for c in configs.columns
+                       if not c.endswith("_ci95") and c not in ("label", "n", "runs"))
+        raise PlotError(f"no run has the metric '{metric}' (known: {', '.join(known)})")
+
+
+def pareto_front(x, y, x_dir, y_dir):
+    """Indices of the points no other point dominates (at least as good on both axes and
+    better on one), in x order."""
+    sx = 1.0 if x_dir == "max" else -1.0
+    sy = 1.0 if y_dir == "max" else -1.0
+    front = []
+    for i in range(len(x)):
+        if not (np.isfinite(x[i]) and np.isfinite(y[i])):
+            continue
+        dominated = any(
+            np.isfinite(x[j]) and np.isfinite(y[j]) and sx * x[j] >= sx * x[i] and sy * y[j] >= sy * y[i]
+            and (sx * x[j] > sx * x[i] or sy * y[j] > sy * y[i])
+            for j in range(len(x)) if j != i)
+        if not dominated:
+            front.append(i)
+    return sorted(front, key=lambda i: x[i])
+
+
+def pareto(inputs, out, x="latency_p99_s", y="perf_per_watt"):
+    """One point per configuration (replicates: mean with 95% CI bars), the Pareto front of
+    the two metrics highlighted, points labelled by their swept parameters."""
+    _check_output(out)
+    try:
+        x_dir, y_dir = ptsim_results.direction(x), ptsim_results.direction(y)
+    except ValueError as e:
+        raise PlotError(str(e))
+    x, y = ptsim_results.metric_name(x), ptsim_results.metric_name(y)
+    configs = _configurations(inputs)
+    for m in (x, y):
+        _require(configs, m)
+    units = configs.attrs["units"]
+    xs, ys = configs[x].to_numpy(float), configs[y].to_numpy(float)
+    xci, yci = configs[x + "_ci95"].to_numpy(float), configs[y + "_ci95"].to_numpy(float)
+    labels = configs["label"].tolist()
+    front = pareto_front(xs, ys, x_dir, y_dir)
+    others = [i for i in range(len(xs)) if i not in front]
+
+    fig, ax = plt.subplots(figsize=(10, 6.5), constrained_layout=True)
+    err = lambda a, idx: np.where(np.isfinite(a[idx]), a[idx], 0.0) if len(idx) else None  # noqa: E731
+    if others:
+        ax.errorbar(xs[others], ys[others], xerr=err(xci, others), yerr=err(yci, others), fmt="o",
+                    color="tab:blue", ecolor="lightsteelblue", capsize=3, label="configuration")
+    ax.errorbar(xs[front], ys[front], xerr=err(xci, front), yerr=err(yci, front), fmt="o", markersize=8,
+                color="tab:red", ecolor="lightcoral", capsize=3, label="Pareto front")
+    if len(front) > 1:
+        ax.plot(xs[front], ys[front], color="tab:red", linewidth=1.2, alpha=0.7)
+    for i, label in enumerate(labels):
+        ax.annotate(label, (xs[i], ys[i]), textcoords="offset points",
+                    xytext=(6, 6 if i % 2 == 0 else -12), fontsize="small")
+    arrow = {"max": "higher is better", "min": "lower is better"}
+    ax.set_xlabel(f"{_axis_label(x, units)}, {arrow[x_dir]}")
+    ax.set_ylabel(f"{_axis_label(y, units)}, {arrow[y_dir]}")
+    ax.grid(True, alpha=0.3)
+    if configs["n"].max() > 1:
+        ax.plot([], [], " ", label="bars: 95% CI over seeds")
+    _legend_outside(ax)
+    ax.margins(0.12)
+    ax.set_title(f"Pareto front: {y} vs {x} ({len(xs)} configurations)")
+    _save(fig, out)
+    return {"x": xs, "y": ys, "x_ci95": xci, "y_ci95": yci, "labels": labels, "front": front,
+            "x_metric": x, "y_metric": y, "runs": configs["runs"].tolist()}
+
+
+def compare(inputs, out, metrics=None):
+    """Bars of the main metrics, one bar per configuration (replicates: mean, 95% CI)."""
+    _check_output(out)
+    configs = _configurations(inputs)
+    if metrics:
+        for m in metrics:
+            _require(configs, m)
+    else:
+        metrics = [m for m in COMPARE_METRICS if m in configs.columns]
+    if not metrics:
+        raise PlotError("the runs have none of the metrics to compare")
+    units = configs.attrs["units"]
+    labels = configs["label"].tolist()
+    cols = 2 if len(metrics) > 1 else 1
+    rows = math.ceil(len(metrics) / cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(6.5 * cols, 3.2 * rows + 1.2),
+                             constrained_layout=True, squeeze=False)
+    colors = plt.get_cmap("tab10")(np.arange(len(labels)) % 10)
+    drawn = {"labels": labels, "metrics": {}, "ci95": {}, "runs": configs["runs"].tolist()}
+    pos = np.arange(len(labels))
+    for ax, m in zip(axes.flat, metrics):
+        values = configs[m].to_numpy(float)
+        ci = configs[m + "_ci95"].to_numpy(float)
+        drawn["metrics"][m] = values
+        drawn["ci95"][m] = ci
+        bars = ax.bar(pos, np.nan_to_num(values), color=colors,
+                      yerr=np.where(np.isfinite(ci), ci, 0.0), capsize=4)
+        for b, v in zip(bars, values):
+            if not np.isfinite(v):
+                b.set_hatch("xx")
+        ax.set_ylabel(_axis_label(m, units))
+        try:
+            better = {"max": "higher is better", "min": "lower is better"}[ptsim_results.direction(m)]
+        except ValueError:
+            better = ""
+        ax.set_title(f"{m}" + (f" ({better})" if better else ""), fontsize="medium")
+        ax.set_xticks(pos)
+        ax.set_xticklabels(labels, rotation=20, ha="right", fontsize="small")
+        ax.grid(True, axis="y", alpha=0.3)
+    for ax in list(axes.flat)[len(metrics):]:
+        ax.set_visible(False)
+    note = " (bars: mean, whiskers: 95% CI over seeds)" if configs["n"].max() > 1 else ""
+    fig.suptitle(f"Comparison of {len(labels)} configurations{note}")
+    _save(fig, out)
+    return drawn
+
+
+def main(argv=None):
+    import argparse
+    import sys
+
+    p = argparse.ArgumentParser(prog="ptsim-plot", description="Plots of ptsim result files "
+                                "(PNG, SVG or PDF by the output's extension).")
+    sub = p.add_subparsers(dest="command", required=True)
+    t = sub.add_parser("timeline", help="frequency, power, temperature, utilisation over time")
+    t.add_argument("run")
+    t.add_argument("-o", "--output", required=True)
+    h = sub.add_parser("heatmap", help="floorplan coloured by temperature")
+    h.add_argument("run")
+    h.add_argument("-o", "--output", required=True)
+    h.add_argument("--at", default="peak", help="'peak' (default) or a time: '2.5 s', '300 ms'")
+    pa = sub.add_parser("pareto", help="Pareto front of two metrics over runs or a sweep folder")
+    pa.add_argument("inputs", nargs="+", help="result files or folders (a sweep folder's runs/)")
+    pa.add_argument("-o", "--output", required=True)
+    pa.add_argument("--x", default="latency_p99_s", help="metric, or max:/min:METRIC")
+    pa.add_argument("--y", default="perf_per_watt", help="metric, or max:/min:METRIC")
+    c = sub.add_parser("compare", help="bars of the main metrics, one per configuration")
+    c.add_argument("inputs", nargs="+", help="result files or folders")
+    c.add_argument("-o", "--output", required=True)
+    c.add_argument("--metrics", help="comma-separated metric names (default: the main ones)")
+    a = p.parse_args(argv)
+    try:
+        if a.command == "timeline":
+            timeline(a.run, a.output)
+        elif a.command == "heatmap":
+            heatmap(a.run, a.output, a.at)
+        elif a.command == "pareto":
+            pareto(a.inputs, a.output, a.x, a.y)
+        else:
+            compare(a.inputs, a.output, a.metrics.split(",") if a.metrics else None)
+    except (PlotError, ValueError, OSError, KeyError) as e:
+        msg = e.args[0] if isinstance(e, KeyError) and e.args else e
+        print(f"ptsim-plot: {msg}", file=sys.stderr)
+        return 2
+    print(a.output)
+    return 0

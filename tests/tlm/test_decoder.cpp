@@ -1,0 +1,114 @@
+// Decoder shapes and serving iterations against closed forms worked out by hand.
+#include <doctest/doctest.h>
+
+#include "approx.hpp"
+
+#include <stdexcept>
+
+#include "ptsim/tlm/decoder.hpp"
+#include "ptsim/tlm/model_zoo.hpp"
+
+using tlm_test::near;
+using namespace ptsim::tlm;
+
+namespace {
+double sum_ops(const op_graph& g, op_kind k) {
+  double s = 0;
+  for (const auto& o : g.ops)
+    if (o.kind == k) s += o.ops;
+  return s;
+}
+double sum_weights(const op_graph& g) {
+  double s = 0;
+  for (const auto& o : g.ops) s += o.weight_bytes;
+  return s;
+}
+}  // namespace
+
+TEST_CASE("decoder presets have the published parameter counts") {
+  // Llama 2 70B: per layer q,k,v 8192 x (64 + 2*8) x 128 = 83,886,080; o 8192 x 8192 =
+  // 67,108,864; FFN 3 x 8192 x 28672 = 704,643,072; norms 16,384 -> 855,654,400 x 80 =
+  // 68,452,352,000; embeddings 2 x 32000 x 8192 = 524,288,000; final norm 8192.
+  CHECK(decoder_model("llama2_70b", {}).parameters() == near(68'976'648'192.0));
+  // Llama 3 8B: 218,112,000 x 32 + 2 x 128256 x 4096 + 4096 = 8,030,261,248.
+  CHECK(decoder_model("llama3_8b", {}).parameters() == near(8'030'261'248.0));
+  // Llama 3.2 1B, tied: 60,821,504 x 16 + 128256 x 2048 + 2048 = 1,235,814,400.
+  CHECK(decoder_model("llama3_2_1b", {}).parameters() == near(1'235'814'400.0));
+  // Shape parameters override the preset.
+  CHECK(decoder_model("llama3_8b", {{"layers", 16}}).layers == 16);
+  CHECK_THROWS_AS(decoder_model("resnet50", {}), std::invalid_argument);
+}
+
+TEST_CASE("a decode iteration of Llama 2 70B on 4 tensor-parallel ranks") {
+  const decoder_shape s = decoder_model("llama2_70b", {});
+  decoder_options o;
+  o.tensor_parallel = 4;
+  o.weights = precision::fp8;
+  o.kv = precision::fp8;
+  decoder_batch b;
+  b.decode_seqs = 16;
+  b.decode_context = 16 * 1000.0;
+  b.logits_rows = 16;
+  const op_graph g = decoder_iteration(s, b, o);
+  // Per rank: 16 query heads, 2 KV heads, FFN 7168. Weights per token and layer:
+  // qkv 8192 x 20 x 128 = 20,971,520; o 16 x 128 x 8192 = 16,777,216; gate+up 2 x 7168 x
+  // 8192 = 117,440,512; down 7168 x 8192 = 58,720,256 -> 213,909,504.
+  const double layer_w = 213'909'504.0;
+  const double head_w = 8000.0 * 8192;  // lm_head: vocab / 4 x hidden
+  CHECK(sum_ops(g, op_kind::gemm) == near(2 * 16 * (layer_w * 80 + head_w)));
+  // Attention: 4 x keys attended (16 x 1000) x head_dim 128 x 16 heads x 80 layers.
+  CHECK(sum_ops(g, op_kind::attention) == near(4 * 16000.0 * 128 * 16 * 80));
+  // Every weight is read once per iteration (FP8: one byte each), and the two RMSNorm
+  // weight vectors per layer and the final one in bf16 (161 x 8192 x 2 B).
+  CHECK(sum_weights(g) == near(layer_w * 80 + head_w + 161 * 8192 * 2.0));
+  // The KV cache read: 16000 tokens x 80 layers x K and V x 2 heads x 128 x 1 B.
+  double kv_read = 0;
+  for (const auto& op : g.ops)
+    if (op.kind == op_kind::attention) kv_read += op.bytes_read - 16 * 16 * 128 * 2.0 * 80;  // less Q
+  CHECK(kv_read == near(16000.0 * 80 * 2 * 2 * 128));
+  // Two all-reduces per layer of the hidden state (16 tokens x 8192 x 2 B of bf16).
+  int collectives = 0;
+  for (const auto& op : g.ops)
+    if (op.kind == op_kind::collective && op.collective == collective_kind::all_reduce) {
+      collectives += static_cast<int>(op.repeat);
+      CHECK(op.message_bytes == near(16 * 8192 * 2.0));
+    }
+  CHECK(collectives == 160);
+  // Resident weights per rank: layers + embeddings (untied: 2 x 8000 x 8192) + norms in
+  // bf16 ((2 x 80 + 1) x 8192 x 2 B); KV per token and rank 80 x 2 x 2 x 128 x 1 B.
+  CHECK(decoder_weight_bytes_per_rank(s, o) == near(layer_w * 80 + 2 * 8000.0 * 8192 + 161 * 8192 * 2.0));
+  CHECK(decoder_kv_bytes_per_token_per_rank(s, o) == near(40960));
+}
+
+TEST_CASE("prefill chunks attend causally") {
+  decoder_batch b;
+  // 50 tokens after 100 in the cache: sum over i = 1..50 of (100 + i) = 5000 + 1275.
+  add_prefill_chunk(b, 100, 50);
+  CHECK(b.prefill_tokens == 50);
+  CHECK(b.prefill_attended == near(6275));
+  CHECK(b.prefill_kv_read == near(150));
+}
+
+TEST_CASE("layer groups fold the same work into more operators") {
+  const decoder_shape s = decoder_model("llama3_8b", {});
+  decoder_batch b;
+  add_prefill_chunk(b, 0, 512);
+  b.logits_rows = 1;
+  decoder_options one, four;
+  four.layer_groups = 4;
+  const op_graph g1 = decoder_iteration(s, b, one), g4 = decoder_iteration(s, b, four);
+  CHECK(g4.ops.size() > g1.ops.size());
+  CHECK(g4.total_ops() == near(g1.total_ops()));
+  CHECK(g4.total_bytes() == near(g1.total_bytes()));
+}
+
+TEST_CASE("shapes that do not split over the ranks are rejected") {
+  const decoder_shape s = decoder_model("llama2_70b", {});
+  CHECK(decoder_split_problem(s, 4).empty());
+  CHECK(decoder_split_problem(s, 16).empty());  // 8 KV heads: ranks share copies
+  CHECK_FALSE(decoder_split_problem(s, 3).empty());
+  CHECK_FALSE(decoder_split_problem(s, 0).empty());
+  decoder_options o;
+  o.tensor_parallel = 3;
+  CHECK_THROWS_AS(decoder_iteration(s, decoder_batch{}, o), std::invalid_argument);
+}

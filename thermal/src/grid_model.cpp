@@ -1,0 +1,374 @@
+#include "ptsim/thermal/grid_model.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+#include "package_rc.hpp"
+
+namespace ptsim::thermal {
+
+namespace {
+
+using detail::c_factor;
+using detail::slab_c;
+using detail::slab_r;
+
+// HotSpot's tolerance for "this number is an integer" and "these lengths are equal".
+constexpr double tolerance = 1e-6;
+bool near(double a, double b) { return std::abs(a - b) < tolerance; }
+int tolerant_ceil(double v) {
+  const double nearest = std::floor(v + 0.5);
+  return near(v, nearest) ? static_cast<int>(nearest) : static_cast<int>(std::ceil(v));
+}
+int tolerant_floor(double v) {
+  const double nearest = std::floor(v + 0.5);
+  return near(v, nearest) ? static_cast<int>(nearest) : static_cast<int>(std::floor(v));
+}
+
+// A block's footprint on the grid: cell ranges [i1, i2) x [j1, j2) and the cells it overlaps.
+struct footprint {
+  int i1 = 0, i2 = 0, j1 = 0, j2 = 0;
+  struct cell {
+    std::size_t index;  // i * cols + j
+    double occupancy;   // overlap area / cell area
+  };
+  std::vector<cell> cells;
+};
+
+// Where the blocks of one floorplan fall on the grid, computed as HotSpot's set_bgmap does, so
+// that probe cell ranges (and hence reported temperatures) match it cell for cell.
+std::vector<footprint> map_blocks(const floorplan& fp, double dx, double dy, double H,
+                                  std::size_t rows, std::size_t cols, double cw, double ch) {
+  std::vector<footprint> out;
+  const int nr = static_cast<int>(rows), nc = static_cast<int>(cols);
+  for (const block& b : fp.blocks()) {
+    const double lu = b.x_m + dx, ru = lu + b.width_m;
+    const double bu = b.y_m + dy, tu = bu + b.height_m;
+    footprint f;
+    // Row 0 is the north edge: rows count down from the top.
+    f.i1 = std::max(0, nr - tolerant_ceil(tu / ch));
+    f.i2 = std::min(nr, nr - tolerant_floor(bu / ch));
+    f.j1 = std::max(0, tolerant_floor(lu / cw));
+    f.j2 = std::min(nc, tolerant_ceil(ru / cw));
+    if (f.i1 >= f.i2 || f.j1 >= f.j2) {
+      std::ostringstream msg;
+      msg << "grid model: block '" << b.name << "' covers no grid cell (" << rows << " x " << cols
+          << " cells of " << cw << " m x " << ch << " m)";
+      throw std::invalid_argument(msg.str());
+    }
+    for (int i = f.i1; i < f.i2; ++i) {
+      for (int j = f.j1; j < f.j2; ++j) {
+        double occ = 1.0;
+        if (!(i > f.i1 && i < f.i2 - 1 && j > f.j1 && j < f.j2 - 1)) {
+          // A cell on the footprint's rim: exact overlap, snapped to 0 or 1 within tolerance.
+          const double lc = j * cw, rc = (j + 1) * cw;
+          const double tc = H - i * ch, bc = H - (i + 1) * ch;
+          double oh = std::min(tu, tc) - std::max(bu, bc);
+          double ow = std::min(ru, rc) - std::max(lu, lc);
+          if (near(oh / ch, 0.0)) oh = 0.0;
+          else if (near(oh / ch, 1.0)) oh = ch;
+          if (near(ow / cw, 0.0)) ow = 0.0;
+          else if (near(ow / cw, 1.0)) ow = cw;
+          occ = std::max(0.0, oh) * std::max(0.0, ow) / (ch * cw);
+        }
+        f.cells.push_back({static_cast<std::size_t>(i) * cols + static_cast<std::size_t>(j), occ});
+      }
+    }
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
+// The nodes a probe averages (or takes the min / max of), as HotSpot's xlate_temp_g2b.
+probe make_probe(const std::string& name, const footprint& f, grid_map_mode mode,
+                 std::size_t layer_base, std::size_t cols) {
+  probe p;
+  p.name = name;
+  auto node = [&](int i, int j) {
+    return layer_base + static_cast<std::size_t>(i) * cols + static_cast<std::size_t>(j);
+  };
+  if (mode == grid_map_mode::center) {
+    // The centre cell; with an even count along an axis, the mean of the two central ones.
+    const int ci1 = (f.i1 + f.i2) / 2, cj1 = (f.j1 + f.j2) / 2;
+    const int ci2 = ci1 - ((f.i2 - f.i1) % 2 == 0 ? 1 : 0);
+    const int cj2 = cj1 - ((f.j2 - f.j1) % 2 == 0 ? 1 : 0);
+    p.nodes = {{node(ci1, cj1), 0.25}, {node(ci2, cj1), 0.25}, {node(ci1, cj2), 0.25},
+               {node(ci2, cj2), 0.25}};
+    return p;
+  }
+  const double count = static_cast<double>((f.i2 - f.i1) * (f.j2 - f.j1));
+  for (int i = f.i1; i < f.i2; ++i)
+    for (int j = f.j1; j < f.j2; ++j) p.nodes.push_back({node(i, j), 1.0 / count});
+  p.how = mode == grid_map_mode::min ? reduction::min
+        : mode == grid_map_mode::max ? reduction::max
+                                     : reduction::mean;
+  return p;
+}
+
+}  // namespace
+
+std::vector<grid_layer> default_grid_layers(const floorplan& fp, const package_config& pkg) {
+  grid_layer si;
+  si.fp = fp;
+  si.lateral = true;
+  si.power = true;
+  si.conductivity = pkg.k_chip;
+  si.heat_capacity = pkg.p_chip;
+  si.thickness = pkg.t_chip;
+  si.prefix = "";
+  grid_layer tim = si;
+  tim.power = false;
+  tim.conductivity = pkg.k_interface;
+  tim.heat_capacity = pkg.p_interface;
+  tim.thickness = pkg.t_interface;
+  tim.prefix = "iface_";
+  return {si, tim};
+}
+
+compact_model build_grid_model(const grid_config& cfg) {
+  const package_config& pkg = cfg.package;
+  detail::check_package(pkg);
+  if (cfg.layers.empty()) throw std::invalid_argument("grid model: no die layers");
+  if (cfg.rows == 0 || cfg.cols == 0)
+    throw std::invalid_argument("grid model: rows and cols must be positive");
+  for (const grid_layer& l : cfg.layers) {
+    if (l.fp.size() == 0) throw std::invalid_argument("grid model: a layer has no blocks");
+    if (!(l.conductivity > 0) || !(l.heat_capacity > 0) || !(l.thickness > 0) ||
+        !std::isfinite(l.conductivity + l.heat_capacity + l.thickness))
+      throw std::invalid_argument("grid model: layer '" + l.prefix +
+                                  "' needs a positive conductivity, heat capacity and thickness");
+  }
+  const std::size_t nd = cfg.layers.size();  // die layers
+  const std::size_t nl = nd + 2;             // + spreader + sink
+  const std::size_t rows = cfg.rows, cols = cfg.cols, nrc = rows * cols;
+
+  // Die extent and each layer's shift onto the grid (origin at the die's lower-left corner).
+  bool same_extent = true;
+  for (const grid_layer& l : cfg.layers) {
+    same_extent = same_extent && near(l.fp.width(), cfg.layers[0].fp.width()) &&
+                  near(l.fp.height(), cfg.layers[0].fp.height());
+  }
+  double W = cfg.layers[0].fp.width(), H = cfg.layers[0].fp.height();
+  std::vector<std::pair<double, double>> shift(nd);
+  if (same_extent) {
+    for (std::size_t l = 0; l < nd; ++l) shift[l] = {-cfg.layers[l].fp.min_x(), -cfg.layers[l].fp.min_y()};
+  } else {
+    double x0 = cfg.layers[0].fp.min_x(), y0 = cfg.layers[0].fp.min_y();
+    double x1 = x0 + W, y1 = y0 + H;
+    for (const grid_layer& l : cfg.layers) {
+      x0 = std::min(x0, l.fp.min_x());
+      y0 = std::min(y0, l.fp.min_y());
+      x1 = std::max(x1, l.fp.min_x() + l.fp.width());
+      y1 = std::max(y1, l.fp.min_y() + l.fp.height());
+    }
+    W = x1 - x0;
+    H = y1 - y0;
+    for (std::size_t l = 0; l < nd; ++l) shift[l] = {-x0, -y0};
+  }
+  detail::check_die_fits(pkg, W, H);
+  const double cw = W / static_cast<double>(cols), ch = H / static_cast<double>(rows);
+  const double cell_area = cw * ch;
+
+  std::vector<std::vector<footprint>> maps(nd);
+  for (std::size_t l = 0; l < nd; ++l)
+    maps[l] = map_blocks(cfg.layers[l].fp, shift[l].first, shift[l].second, H, rows, cols, cw, ch);
+
+  // Per-cell resistances (HotSpot's rx = cw/(k ch t), ry = ch/(k cw t), rz = t/(k cw ch))
+  // and capacitances of every layer; the sink's rz includes its area share of r_convec.
+  const double sink_area = pkg.s_sink * pkg.s_sink;
+  struct cell_rc {
+    double rx, ry, rz, c;
+  };
+  std::vector<std::vector<cell_rc>> rc_of(nl);
+  // detailed_3D: cells whose values come from their blocks (these conduct laterally even in a
+  // layer without lateral flow, as HotSpot's per-cell resistances ignore that flag).
+  std::vector<std::vector<char>> from_blocks(nl, std::vector<char>(nrc, 0));
+  auto layer_k = [&](std::size_t l) { return l < nd ? cfg.layers[l].conductivity : (l == nd ? pkg.k_spreader : pkg.k_sink); };
+  auto layer_p = [&](std::size_t l) { return l < nd ? cfg.layers[l].heat_capacity : (l == nd ? pkg.p_spreader : pkg.p_sink); };
+  auto layer_t = [&](std::size_t l) { return l < nd ? cfg.layers[l].thickness : (l == nd ? pkg.t_spreader : pkg.t_sink); };
+  auto uniform = [&](double k, double p, double t) {
+    return cell_rc{slab_r(k, cw, ch * t), slab_r(k, ch, cw * t), slab_r(k, t, cell_area), slab_c(p, t, cell_area)};
+  };
+  for (std::size_t l = 0; l < nl; ++l) {
+    cell_rc base = uniform(layer_k(l), layer_p(l), layer_t(l));
+    if (l == nl - 1) {
+      base.rz += pkg.r_convec * sink_area / cell_area;
+      base.c += c_factor * pkg.c_convec * cell_area / sink_area;
+    }
+    rc_of[l].assign(nrc, base);
+  }
+  const bool detailed = cfg.per_block_materials;
+  if (detailed) {
+    // HotSpot's detailed_3D: a cell takes the values of the first block covering >= 95 % of
+    // it; otherwise the occupancy-weighted parallel conductance of its blocks, in floorplan
+    // order, and the layer's capacitance. Blocks without material columns use the layer's.
+    constexpr double lock_occupancy = 0.95;
+    for (std::size_t l = 0; l < nd; ++l) {
+      const grid_layer& ly = cfg.layers[l];
+      const double t = ly.thickness;
+      struct acc {
+        bool any = false, lock = false;
+        double gx = 0, gy = 0, gz = 0, c = 0;
+      };
+      std::vector<acc> a(nrc);
+      for (std::size_t b = 0; b < maps[l].size(); ++b) {
+        const bool has = b < ly.materials.size() && ly.materials[b].has_value();
+        const double k = has ? 1.0 / ly.materials[b]->resistivity_mK_per_W : ly.conductivity;
+        const double p = has ? ly.materials[b]->heat_capacity_J_per_m3K : ly.heat_capacity;
+        const cell_rc full = uniform(k, p, t);
+        for (const auto& cell : maps[l][b].cells) {
+          acc& x = a[cell.index];
+          if (x.any && x.lock) continue;
+          const double occ = cell.occupancy;
+          if (occ >= lock_occupancy) {
+            x = {true, true, 1 / full.rx, 1 / full.ry, 1 / full.rz, full.c};
+          } else if (!x.any) {
+            x = {true, false, occ / full.rx, occ / full.ry, occ / full.rz, 0};
+          } else {
+            x.gx += occ / full.rx;
+            x.gy += occ / full.ry;
+            x.gz += occ / full.rz;
+          }
+        }
+      }
+      for (std::size_t c = 0; c < nrc; ++c) {
+        // Cells no block touches (HotSpot would fail) keep the layer's values.
+        if (!a[c].any || !(a[c].gx > 0 && a[c].gy > 0 && a[c].gz > 0)) continue;
+        from_blocks[l][c] = 1;
+        rc_of[l][c].rx = 1 / a[c].gx;
+        rc_of[l][c].ry = 1 / a[c].gy;
+        rc_of[l][c].rz = 1 / a[c].gz;
+        if (a[c].lock) rc_of[l][c].c = a[c].c;
+      }
+    }
+  }
+
+  compact_model m;
+  rc_network& net = m.net;
+  auto cell_node = [&](std::size_t l, std::size_t i, std::size_t j) { return l * nrc + i * cols + j; };
+  for (std::size_t l = 0; l < nl; ++l) {
+    for (std::size_t i = 0; i < rows; ++i) {
+      for (std::size_t j = 0; j < cols; ++j) {
+        net.add_node("layer_" + std::to_string(l) + "_cell_" + std::to_string(i) + "_" + std::to_string(j),
+                     rc_of[l][i * cols + j].c);
+      }
+    }
+  }
+  const detail::package_rc rc = detail::compute_package_rc(pkg, W, H);
+  const std::size_t pk = detail::add_package_nodes(net, pkg, rc);
+
+  const bool swap = cfg.hotspot_lateral;
+  for (std::size_t l = 0; l < nl; ++l) {
+    const bool layer_lateral = l >= nd || cfg.layers[l].lateral;
+    const auto& r = rc_of[l];
+    const auto& fb = from_blocks[l];
+    for (std::size_t i = 0; i < rows; ++i) {
+      for (std::size_t j = 0; j < cols; ++j) {
+        const std::size_t c = i * cols + j, n = cell_node(l, i, j);
+        // Lateral: half a cell on each side of the shared face.
+        if ((layer_lateral || (fb[c] && j + 1 < cols && fb[c + 1])) && j + 1 < cols) {
+          const double rr = swap ? (r[c].ry + r[c + 1].ry) / 2 : (r[c].rx + r[c + 1].rx) / 2;
+          net.connect(n, n + 1, 1.0 / rr);
+        }
+        if ((layer_lateral || (fb[c] && i + 1 < rows && fb[c + cols])) && i + 1 < rows) {
+          const double rr = swap ? (r[c].rx + r[c + cols].rx) / 2 : (r[c].ry + r[c + cols].ry) / 2;
+          net.connect(n, n + cols, 1.0 / rr);
+        }
+        if (l + 1 == nl) {
+          net.connect_ambient(n, 1.0 / r[c].rz);
+        } else if (!detailed) {
+          // A node sits at its layer's top, so the link down spans this layer.
+          net.connect(n, n + nrc, 1.0 / r[c].rz);
+        } else {
+          // detailed_3D: nodes at layer centres, except the top layer's (at its top).
+          const double below = rc_of[l + 1][c].rz / 2;
+          net.connect(n, n + nrc, 1.0 / ((l == 0 ? r[c].rz : r[c].rz / 2) + below));
+        }
+      }
+    }
+  }
+  // Border cells of the spreader and the sink to the periphery node of their edge: half a cell
+  // plus the trapezoid's resistance, which all the edge's cells share in parallel.
+  for (std::size_t l = nd; l < nl; ++l) {
+    const bool sp = l == nd;
+    const double k = layer_k(l), t = layer_t(l);
+    const double rx_half = slab_r(k, cw, ch * t) / 2, ry_half = slab_r(k, ch, cw * t) / 2;
+    const std::size_t per = sp ? pk : pk + 4;
+    const auto& r1 = sp ? rc.r_sp1 : rc.r_hs1;
+    const double r_ns = ry_half + static_cast<double>(cols) * r1[detail::north];
+    const double r_ew = rx_half + static_cast<double>(rows) * r1[detail::west];
+    for (std::size_t j = 0; j < cols; ++j) {
+      net.connect(cell_node(l, 0, j), per + detail::north, 1.0 / r_ns);
+      net.connect(cell_node(l, rows - 1, j), per + detail::south, 1.0 / r_ns);
+    }
+    for (std::size_t i = 0; i < rows; ++i) {
+      net.connect(cell_node(l, i, cols - 1), per + detail::east, 1.0 / r_ew);
+      net.connect(cell_node(l, i, 0), per + detail::west, 1.0 / r_ew);
+    }
+  }
+
+  // Probes: every layer's blocks (the package layers reuse the last die layer's floorplan).
+  std::vector<std::size_t> probe_base(nl);
+  for (std::size_t l = 0; l < nl; ++l) {
+    const std::size_t src = std::min(l, nd - 1);
+    const std::string prefix = l < nd ? cfg.layers[l].prefix : (l == nd ? "hsp_" : "hsink_");
+    probe_base[l] = m.probes.size();
+    const auto& blocks = cfg.layers[src].fp.blocks();
+    for (std::size_t b = 0; b < blocks.size(); ++b)
+      m.probes.push_back(make_probe(prefix + blocks[b].name, maps[src][b], cfg.map_mode, l * nrc, cols));
+  }
+  m.top_probes = cfg.layers[0].fp.size();
+  for (std::size_t k = 0; k < 12; ++k) m.probes.push_back({net.name(pk + k), {{pk + k, 1.0}}, reduction::mean});
+
+  // Power inputs: the blocks of the power layers, spread by overlap area.
+  m.groups = 0;
+  for (std::size_t l = 0; l < nd; ++l) {
+    if (!cfg.layers[l].power) continue;
+    const auto& blocks = cfg.layers[l].fp.blocks();
+    for (std::size_t b = 0; b < blocks.size(); ++b) {
+      power_input in;
+      in.name = blocks[b].name;
+      in.group = m.groups;
+      in.probe = probe_base[l] + b;
+      in.area_m2 = blocks[b].area();
+      for (const auto& c : maps[l][b].cells)
+        if (c.occupancy > 0) in.spread.push_back({l * nrc + c.index, c.occupancy * cell_area / in.area_m2});
+      m.inputs.push_back(std::move(in));
+    }
+    ++m.groups;
+  }
+
+  // Initial temperatures: a cell takes the overlap-weighted mean of the blocks over it (HotSpot
+  // sums occupancy x temperature, the same when blocks tile the cell); a cell no block touches
+  // takes the mean of its layer's blocks.
+  m.init_from_probes.assign(net.size(), {});
+  for (std::size_t l = 0; l < nl; ++l) {
+    const std::size_t src = std::min(l, nd - 1);
+    const std::size_t nb = cfg.layers[src].fp.size();
+    std::vector<std::vector<node_weight>> per_cell(nrc);
+    for (std::size_t b = 0; b < nb; ++b)
+      for (const auto& c : maps[src][b].cells)
+        if (c.occupancy > 0) per_cell[c.index].push_back({probe_base[l] + b, c.occupancy});
+    for (std::size_t c = 0; c < nrc; ++c) {
+      auto& w = per_cell[c];
+      double sum = 0;
+      for (const node_weight& x : w) sum += x.weight;
+      if (sum > 0) {
+        for (node_weight& x : w) x.weight /= sum;
+      } else {
+        for (std::size_t b = 0; b < nb; ++b) w.push_back({probe_base[l] + b, 1.0 / static_cast<double>(nb)});
+      }
+      m.init_from_probes[l * nrc + c] = std::move(w);
+    }
+  }
+  for (std::size_t k = 0; k < 12; ++k) m.init_from_probes[pk + k] = {{m.probes.size() - 12 + k, 1.0}};
+  m.grid_layers = nl;
+  m.grid_rows = rows;
+  m.grid_cols = cols;
+  return m;
+}
+
+}  // namespace ptsim::thermal

@@ -1,0 +1,255 @@
+// Resolving HotSpot options into hotspot_settings, and writing them back (-d).
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <ostream>
+#include <stdexcept>
+
+#include "ptsim/thermal/hotspot_run.hpp"
+
+namespace ptsim::thermal {
+
+namespace {
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return s;
+}
+
+[[noreturn]] void bad(const hotspot_options& o, const std::string& name, const std::string& what) {
+  const option_value* v = o.find(name);
+  throw std::runtime_error((v ? v->origin : std::string("configuration")) + ": -" + name + " " + what);
+}
+
+double positive(const hotspot_options& o, const std::string& name, double fallback) {
+  const double v = o.get_double(name, fallback);
+  if (!(v > 0)) bad(o, name, "must be positive, found " + o.get_string(name, ""));
+  return v;
+}
+
+double non_negative(const hotspot_options& o, const std::string& name, double fallback) {
+  const double v = o.get_double(name, fallback);
+  if (v < 0) bad(o, name, "must not be negative, found " + o.get_string(name, ""));
+  return v;
+}
+
+bool flag(const hotspot_options& o, const std::string& name) { return o.get_int(name, 0) != 0; }
+
+// Names, in HotSpot's -d order (global, then thermal configuration).
+const char* const dump_order[] = {
+    "f", "p", "o", "c", "d", "detailed_3D", "use_microchannels", "materials_file",
+    "t_chip", "k_chip", "p_chip", "thermal_threshold", "c_convec", "r_convec", "s_sink", "t_sink",
+    "k_sink", "p_sink", "s_spreader", "t_spreader", "k_spreader", "p_spreader", "t_interface",
+    "k_interface", "p_interface", "model_secondary", "r_convec_sec", "c_convec_sec", "n_metal",
+    "t_metal", "t_c4", "s_c4", "n_c4", "s_sub", "t_sub", "s_solder", "t_solder", "s_pcb", "t_pcb",
+    "ambient", "init_file", "init_temp", "steady_file", "sampling_intvl", "base_proc_freq",
+    "dtm_used", "model_type", "leakage_used", "leakage_mode", "package_model_used",
+    "package_config_file", "block_omit_lateral", "grid_rows", "grid_cols", "grid_layer_file",
+    "grid_steady_file", "grid_map_mode", "grid_transient_file", "detailed_3D_used"};
+
+// HotSpot's defaults for what ptsim does not resolve into settings.
+std::string hotspot_default(const std::string& name) {
+  static const std::pair<const char*, const char*> defaults[] = {
+      {"detailed_3D", "off"}, {"use_microchannels", "0"}, {"model_secondary", "0"},
+      {"r_convec_sec", "1"}, {"c_convec_sec", "140.4"}, {"n_metal", "8"}, {"t_metal", "1e-05"},
+      {"t_c4", "0.0001"}, {"s_c4", "2e-05"}, {"n_c4", "400"}, {"s_sub", "0.021"},
+      {"t_sub", "0.001"}, {"s_solder", "0.021"}, {"t_solder", "0.00094"}, {"s_pcb", "0.1"},
+      {"t_pcb", "0.002"}, {"base_proc_freq", "3e+09"}, {"leakage_mode", "0"},
+      {"package_model_used", "0"}, {"package_config_file", "(null)"}, {"detailed_3D_used", "0"}};
+  for (const auto& [n, v] : defaults)
+    if (name == n) return v;
+  return "(null)";
+}
+
+std::string g(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
+std::string file_or_null(const std::string& f) { return f.empty() ? "(null)" : f; }
+
+}  // namespace
+
+hotspot_settings resolve_hotspot_settings(const hotspot_options& o, std::vector<std::string>& notes) {
+  hotspot_settings s;
+  s.flp_file = o.get_file("f");
+  s.ptrace_file = o.get_file("p");
+  s.ttrace_file = o.get_file("o");
+  s.dump_file = o.get_file("d");
+  s.steady_file = o.get_file("steady_file");
+  s.init_file = o.get_file("init_file");
+  s.grid_layer_file = o.get_file("grid_layer_file");
+  s.grid_steady_file = o.get_file("grid_steady_file");
+  s.grid_transient_file = o.get_file("grid_transient_file");
+  if (s.ptrace_file.empty()) throw std::runtime_error("command line: -p (the power trace) is required");
+
+  package_config& p = s.package;
+  const package_config d;
+  p.t_chip = o.get_double("t_chip", d.t_chip);
+  p.k_chip = o.get_double("k_chip", d.k_chip);
+  p.p_chip = o.get_double("p_chip", d.p_chip);
+  p.c_convec = o.get_double("c_convec", d.c_convec);
+  p.r_convec = o.get_double("r_convec", d.r_convec);
+  p.s_sink = o.get_double("s_sink", d.s_sink);
+  p.t_sink = o.get_double("t_sink", d.t_sink);
+  p.k_sink = o.get_double("k_sink", d.k_sink);
+  p.p_sink = o.get_double("p_sink", d.p_sink);
+  p.s_spreader = o.get_double("s_spreader", d.s_spreader);
+  p.t_spreader = o.get_double("t_spreader", d.t_spreader);
+  p.k_spreader = o.get_double("k_spreader", d.k_spreader);
+  p.p_spreader = o.get_double("p_spreader", d.p_spreader);
+  p.t_interface = o.get_double("t_interface", d.t_interface);
+  p.k_interface = o.get_double("k_interface", d.k_interface);
+  p.p_interface = o.get_double("p_interface", d.p_interface);
+  p.omit_lateral = flag(o, "block_omit_lateral");
+  for (const char* n : {"t_chip", "s_sink", "t_sink", "s_spreader", "t_spreader", "t_interface"})
+    positive(o, n, 1.0);  // HotSpot: "chip and package dimensions should be greater than zero"
+  for (const char* n : {"k_chip", "p_chip", "k_sink", "p_sink", "k_spreader", "p_spreader",
+                        "k_interface", "p_interface", "r_convec"})
+    positive(o, n, 1.0);
+  non_negative(o, "c_convec", 0.0);
+
+  // Materials override the numbers, as in HotSpot.
+  if (o.has_file("materials_file")) s.materials.add_file(o.get_file("materials_file"));
+  auto apply_material = [&](const char* option, double& k, double& cap) {
+    const option_value* v = o.find(option);
+    if (v == nullptr) return;
+    const material* m = s.materials.find(v->value);
+    if (m == nullptr)
+      throw std::runtime_error(v->origin + ": -" + option + " names material '" + v->value +
+                               "', which no -materials_file defines");
+    k = m->conductivity_W_per_mK;
+    cap = m->heat_capacity_J_per_m3K;
+  };
+  apply_material("material_chip", p.k_chip, p.p_chip);
+  apply_material("material_sink", p.k_sink, p.p_sink);
+  apply_material("material_spreader", p.k_spreader, p.p_spreader);
+  apply_material("material_interface", p.k_interface, p.p_interface);
+
+  s.ambient_K = non_negative(o, "ambient", s.ambient_K);
+  s.init_temp_K = o.get_double("init_temp", s.init_temp_K);
+  s.sampling_intvl_s = positive(o, "sampling_intvl", s.sampling_intvl_s);
+  s.thermal_threshold_K = non_negative(o, "thermal_threshold", s.thermal_threshold_K);
+  positive(o, "base_proc_freq", 3e9);
+  s.dtm = flag(o, "dtm_used");
+  s.leakage = flag(o, "leakage_used");
+  if (s.leakage && o.get_int("leakage_mode", 0) != 0)
+    bad(o, "leakage_mode", "1 (HotLeakage) is not implemented in HotSpot either; use 0");
+
+  const std::string model = lower(o.get_string("model_type", "block"));
+  if (model != "block" && model != "grid") bad(o, "model_type", "must be 'block' or 'grid', found '" + model + "'");
+  s.grid = model == "grid";
+  const int rows = o.get_int("grid_rows", 64), cols = o.get_int("grid_cols", 64);
+  if (rows <= 0) bad(o, "grid_rows", "must be positive");
+  if (cols <= 0) bad(o, "grid_cols", "must be positive");
+  s.grid_rows = static_cast<std::size_t>(rows);
+  s.grid_cols = static_cast<std::size_t>(cols);
+  const std::string mode = lower(o.get_string("grid_map_mode", "center"));
+  if (mode == "avg") s.map_mode = grid_map_mode::avg;
+  else if (mode == "min") s.map_mode = grid_map_mode::min;
+  else if (mode == "max") s.map_mode = grid_map_mode::max;
+  else if (mode == "center") s.map_mode = grid_map_mode::center;
+  else bad(o, "grid_map_mode", "must be avg, min, max or center, found '" + mode + "'");
+
+  s.detailed_3d = o.get_string("detailed_3D", "off") == "on" || flag(o, "detailed_3D_used");
+  if (s.detailed_3d && (!s.grid || s.grid_layer_file.empty()))
+    throw std::runtime_error("-detailed_3D on needs -model_type grid and a -grid_layer_file, as in HotSpot");
+  if (!s.grid) {
+    if (!s.grid_steady_file.empty()) {
+      notes.push_back("ignoring -grid_steady_file because the grid model is not used (as HotSpot)");
+      s.grid_steady_file.clear();
+    }
+    if (!s.grid_transient_file.empty()) {
+      notes.push_back("ignoring -grid_transient_file because the grid model is not used (as HotSpot)");
+      s.grid_transient_file.clear();
+    }
+  }
+  if (s.grid_layer_file.empty() && s.flp_file.empty())
+    throw std::runtime_error("command line: either -f (floorplan) or -grid_layer_file is required");
+  if (!s.grid_layer_file.empty() && !s.flp_file.empty() && s.grid)
+    notes.push_back("layer configuration file " + s.grid_layer_file + " given: ignoring floorplan " +
+                    s.flp_file + " (as HotSpot)");
+
+  // What HotSpot would model but ptsim does not: say so once each.
+  if (flag(o, "model_secondary"))
+    notes.push_back("ignoring -model_secondary 1: the secondary heat path (C4, substrate, solder "
+                    "balls, PCB) is not modelled; results are those of the primary path only");
+  if (flag(o, "use_microchannels"))
+    notes.push_back("ignoring -use_microchannels 1: microfluidic cooling is not modelled");
+  if (flag(o, "package_model_used"))
+    notes.push_back("ignoring -package_model_used 1: the heat sink and fan model is not modelled; "
+                    "-r_convec " + g(p.r_convec) + " K/W is used as given");
+
+  // ptsim's own.
+  s.decimals = o.get_int("precision", s.decimals);
+  if (s.decimals < 0 || s.decimals > 17) bad(o, "precision", "must be between 0 and 17 decimals");
+  const std::string solver = lower(o.get_string("solver", "auto"));
+  if (solver == "auto") s.solver = hotspot_solver::automatic;
+  else if (solver == "exponential") s.solver = hotspot_solver::exponential;
+  else if (solver == "backward_euler") s.solver = hotspot_solver::backward_euler;
+  else if (solver == "extrapolated_euler") s.solver = hotspot_solver::extrapolated_euler;
+  else if (solver == "superlu") s.solver = hotspot_solver::superlu;
+  else bad(o, "solver", "must be auto, exponential, backward_euler, extrapolated_euler or superlu");
+  s.substeps = o.get_int("substeps", 0);
+  if (s.substeps < 0) bad(o, "substeps", "must not be negative (0: automatic)");
+  s.solver_tolerance_K = non_negative(o, "solver_tolerance", s.solver_tolerance_K);
+  s.transient_leakage = flag(o, "transient_leakage");
+  s.max_temp_K = positive(o, "max_temp", s.max_temp_K);
+  return s;
+}
+
+void dump_hotspot_config(std::ostream& out, const hotspot_options& o, const hotspot_settings& s) {
+  const package_config& p = s.package;
+  auto value = [&](const std::string& n) -> std::string {
+    if (n == "f") return file_or_null(s.flp_file);
+    if (n == "p") return file_or_null(s.ptrace_file);
+    if (n == "o") return file_or_null(s.ttrace_file);
+    if (n == "c") return file_or_null(o.get_file("c"));
+    if (n == "d") return file_or_null(s.dump_file);
+    if (n == "materials_file") return file_or_null(o.get_file("materials_file"));
+    if (n == "t_chip") return g(p.t_chip);
+    if (n == "k_chip") return g(p.k_chip);
+    if (n == "p_chip") return g(p.p_chip);
+    if (n == "thermal_threshold") return g(s.thermal_threshold_K);
+    if (n == "c_convec") return g(p.c_convec);
+    if (n == "r_convec") return g(p.r_convec);
+    if (n == "s_sink") return g(p.s_sink);
+    if (n == "t_sink") return g(p.t_sink);
+    if (n == "k_sink") return g(p.k_sink);
+    if (n == "p_sink") return g(p.p_sink);
+    if (n == "s_spreader") return g(p.s_spreader);
+    if (n == "t_spreader") return g(p.t_spreader);
+    if (n == "k_spreader") return g(p.k_spreader);
+    if (n == "p_spreader") return g(p.p_spreader);
+    if (n == "t_interface") return g(p.t_interface);
+    if (n == "k_interface") return g(p.k_interface);
+    if (n == "p_interface") return g(p.p_interface);
+    if (n == "ambient") return g(s.ambient_K);
+    if (n == "init_file") return file_or_null(s.init_file);
+    if (n == "init_temp") return g(s.init_temp_K);
+    if (n == "steady_file") return file_or_null(s.steady_file);
+    if (n == "sampling_intvl") return g(s.sampling_intvl_s);
+    if (n == "dtm_used") return s.dtm ? "1" : "0";
+    if (n == "model_type") return s.grid ? "grid" : "block";
+    if (n == "leakage_used") return s.leakage ? "1" : "0";
+    if (n == "block_omit_lateral") return p.omit_lateral ? "1" : "0";
+    if (n == "grid_rows") return std::to_string(s.grid_rows);
+    if (n == "grid_cols") return std::to_string(s.grid_cols);
+    if (n == "grid_layer_file") return file_or_null(s.grid_layer_file);
+    if (n == "grid_steady_file") return file_or_null(s.grid_steady_file);
+    if (n == "grid_transient_file") return file_or_null(s.grid_transient_file);
+    if (n == "grid_map_mode") {
+      switch (s.map_mode) {
+        case grid_map_mode::avg: return "avg";
+        case grid_map_mode::min: return "min";
+        case grid_map_mode::max: return "max";
+        case grid_map_mode::center: return "center";
+      }
+    }
+    return o.get_string(n, hotspot_default(n));
+  };
+  for (const char* n : dump_order) out << '-' << n << '\t' << value(n) << '\n';
+}
+
+}  // namespace ptsim::thermal

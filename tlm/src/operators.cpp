@@ -1,0 +1,93 @@
+#include "ptsim/tlm/operators.hpp"
+
+namespace ptsim::tlm {
+
+op gemm_op(const std::string& name, double m, double n, double k, precision prec, precision act, bool weights) {
+  op o;
+  o.name = name;
+  o.kind = op_kind::gemm;
+  o.cls = op_class::tensor;
+  o.prec = prec;
+  o.ops = 2 * m * n * k;
+  const double b_bytes = k * n * element_bytes(weights ? prec : act);
+  o.bytes_read = m * k * element_bytes(act) + b_bytes;
+  o.bytes_written = m * n * element_bytes(act);
+  if (weights) o.weight_bytes = b_bytes;
+  return o;
+}
+
+op gemm_op(const std::string& name, double m, double n, double k, precision prec, bool weights) {
+  return gemm_op(name, m, n, k, prec, prec, weights);
+}
+
+op attention_op(const std::string& name, double queries, double attended, double kv_tokens, double heads,
+                double kv_heads, double head_dim, precision act, precision kv) {
+  op o;
+  o.name = name;
+  o.kind = op_kind::attention;
+  o.cls = op_class::tensor;
+  o.prec = act;
+  o.ops = 4 * attended * head_dim * heads;
+  o.bytes_read = queries * heads * head_dim * element_bytes(act) + 2 * kv_tokens * kv_heads * head_dim * element_bytes(kv);
+  o.bytes_written = queries * heads * head_dim * element_bytes(act);
+  return o;
+}
+
+op elementwise_op(const std::string& name, double elements, double ops_per_element, double inputs, precision prec,
+                  op_kind kind, double extra_read) {
+  op o;
+  o.name = name;
+  o.kind = kind;
+  o.cls = op_class::vector;
+  o.prec = prec;
+  o.ops = elements * ops_per_element;
+  o.bytes_read = inputs * elements * element_bytes(prec) + extra_read;
+  o.bytes_written = elements * element_bytes(prec);
+  o.weight_bytes = extra_read;
+  return o;
+}
+
+op embedding_op(const std::string& name, double tokens, double width, precision prec) {
+  op o;
+  o.name = name;
+  o.kind = op_kind::embedding;
+  o.cls = op_class::scalar;
+  o.prec = prec;
+  o.ops = tokens * width;  // address arithmetic and copies, one op per element
+  o.bytes_read = tokens * width * element_bytes(prec);
+  o.bytes_written = tokens * width * element_bytes(prec);
+  return o;
+}
+
+op collective_op(const std::string& name, collective_kind kind, double message_bytes, precision prec) {
+  op o;
+  o.name = name;
+  o.kind = op_kind::collective;
+  o.cls = op_class::vector;
+  o.prec = prec;
+  o.collective = kind;
+  o.message_bytes = message_bytes;
+  return o;
+}
+
+op transfer_op(const std::string& name, const std::string& target, double bytes_read, double bytes_written) {
+  op o;
+  o.name = name;
+  o.kind = op_kind::transfer;
+  o.cls = op_class::scalar;
+  o.target = target;
+  o.bytes_read = bytes_read;
+  o.bytes_written = bytes_written;
+  return o;
+}
+
+op& fold(op& o, double n) {
+  o.ops *= n;
+  o.bytes_read *= n;
+  o.bytes_written *= n;
+  o.weight_bytes *= n;
+  o.repeat *= n;
+  return o;
+}
+
+}  // namespace ptsim::tlm

@@ -1,0 +1,22 @@
+#pragma once
+// Internal: seconds (double) <-> sc_time without the unit conversions of
+// sc_time(double, SC_SEC), which profiling showed among the costliest calls per
+// transaction. The kernel's resolution is fixed once the first sc_time exists.
+#include <cmath>
+#include <systemc>
+
+namespace ptsim::tlm::detail {
+
+inline double time_resolution_s() {
+  static const double r = sc_core::sc_get_time_resolution().to_seconds();
+  return r;
+}
+
+/// s >= 0, rounded to the kernel's resolution.
+inline sc_core::sc_time to_sc(double s) {
+  return sc_core::sc_time::from_value(static_cast<sc_dt::uint64>(std::llround(s / time_resolution_s())));
+}
+
+inline double now_s() { return sc_core::sc_time_stamp().to_seconds(); }
+
+}  // namespace ptsim::tlm::detail
