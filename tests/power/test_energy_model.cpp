@@ -46,8 +46,9 @@ TEST_CASE("EM formula reproduces the gs101 tables to the mW") {
       // cluster0, Cortex-A55, C = 70: several rows
       {70, {{300, 537500, 6}, {930, 668750, 29}, {1401, 781250, 60}, {1803, 906250, 104}}},
   };
-  for (const auto& [coeff, rows] : clusters) {
-    for (const em_row& r : rows) {
+  for (const auto& cluster : clusters) {
+    const auto coeff = cluster.first;  // not a structured binding: INFO captures it in a lambda
+    for (const em_row& r : cluster.second) {
       const double mw = em_power_mW(coeff, dt_opp{static_cast<std::uint64_t>(r.mhz * 1e6), r.microvolt});
       INFO("C=" << coeff << " " << r.mhz << " MHz " << r.microvolt << " uV -> " << mw << " mW");
       CHECK(std::lround(mw) == r.mW);  // the table lists mW rounded to the nearest
