@@ -126,6 +126,7 @@ control_loop::control_loop(const scenarios::scenario& sc) : sc_(sc), period_s_(s
   dom_hz_.assign(doms_.size(), 0.0);
   dom_v_.assign(doms_.size(), 0.0);
   dom_ceiling_.assign(doms_.size(), 0.0);
+  dom_request_.assign(doms_.size(), 0.0);
   dom_throttled_.assign(doms_.size(), false);
   dom_reason_.assign(doms_.size(), throttle_reason::none);
   for (std::size_t d = 0; d < doms_.size(); ++d) dom_ceiling_[d] = doms_[d].ceiling_hz;
@@ -220,6 +221,7 @@ const std::vector<dvfs_decision>& control_loop::tick(double now_s, const std::ve
     s.policy_min_hz = opps.min_hz();
     s.policy_max_hz = opps.max_hz();
     dm.request_hz = dm.gov->update(s);
+    dom_request_[d] = dm.request_hz;
     const double ceiling = std::min(dm.ceiling_hz, dm.power_ceiling_hz);
     const std::size_t idx = opps.index_at_most(std::min(dm.request_hz, ceiling));
     const double hz = opps.frequency_hz(idx);

@@ -79,8 +79,30 @@ void activity_recorder::on_op(unit_sums& u, const tlm::op_record& r) {
 void activity_recorder::after_tick(const control_loop& loop, double period_s) {
   const auto& th = loop.domain_throttled();
   const auto& why = loop.domain_throttle_reason();
-  if (throttled_s_.size() != th.size())
-    for (auto* v : {&throttled_s_, &thermal_s_, &power_s_}) v->assign(th.size(), 0.0);
+  if (!domains_mapped_) {
+    domains_mapped_ = true;
+    for (auto* v : {&throttled_s_, &thermal_s_, &power_s_, &lost_thermal_s_, &lost_power_s_, &prev_request_hz_})
+      v->assign(th.size(), 0.0);
+    prev_reason_.assign(th.size(), throttle_reason::none);
+    const auto& names = loop.domain_names();
+    for (auto& u : units_)
+      u.domain = static_cast<std::size_t>(std::find(names.begin(), names.end(), u.unit->config().domain) - names.begin());
+  }
+  // Compute-bound time is charged when its operator finishes, at the clock and request of the
+  // period it finishes in: exact while a limit holds, approximate for operators that span a
+  // change of limit.
+  const auto& hz = loop.domain_avg_hz();
+  for (auto& u : units_) {
+    const double c = u.unit->compute_bound_s();
+    const double dc = c - u.compute_bound_seen_s;
+    u.compute_bound_seen_s = c;
+    const std::size_t d = u.domain;
+    if (d >= th.size() || prev_reason_[d] == throttle_reason::none || prev_request_hz_[d] <= 0) continue;
+    const double lost = dc * std::max(0.0, 1.0 - hz[d] / prev_request_hz_[d]);
+    (prev_reason_[d] == throttle_reason::thermal ? lost_thermal_s_ : lost_power_s_)[d] += lost;
+  }
+  prev_reason_ = why;
+  prev_request_hz_ = loop.domain_request_hz();
   for (std::size_t d = 0; d < th.size(); ++d) {
     if (th[d]) throttled_s_[d] += period_s;
     if (d < why.size() && why[d] == throttle_reason::thermal) thermal_s_[d] += period_s;
@@ -111,8 +133,13 @@ void activity_recorder::finish(const control_loop& loop) {
   const auto share = [this](const std::vector<double>& v, std::size_t d) {
     return d < v.size() && duration_s_ > 0 ? v[d] / duration_s_ : 0.0;
   };
+  std::vector<double> busy(names.size(), 0.0);
+  for (std::size_t i = 0; i < units_.size(); ++i)
+    if (units_[i].domain < busy.size()) busy[units_[i].domain] += rows[i].busy_s();
+  const auto at = [](const std::vector<double>& v, std::size_t d) { return d < v.size() ? v[d] : 0.0; };
   for (std::size_t d = 0; d < names.size(); ++d)
-    doms.push_back({names[d], share(throttled_s_, d), share(thermal_s_, d), share(power_s_, d)});
+    doms.push_back({names[d], share(throttled_s_, d), share(thermal_s_, d), share(power_s_, d), busy[d],
+                    at(lost_thermal_s_, d), at(lost_power_s_, d)});
   w_.set_domain_summary(doms);
 }
 

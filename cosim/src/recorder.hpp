@@ -44,6 +44,8 @@ class activity_recorder {
     const tlm::compute_unit* unit = nullptr;
     std::uint32_t label = 0;  ///< the unit's name in the ops table
     std::uint64_t ops_in_run = 0;
+    std::size_t domain = static_cast<std::size_t>(-1);  ///< index in the loop's domains
+    double compute_bound_seen_s = 0;  ///< compute-bound time already charged to a period
   };
   void on_op(unit_sums& u, const tlm::op_record& r);
 
@@ -52,6 +54,11 @@ class activity_recorder {
   bool record_ops_;
   std::vector<unit_sums> units_;  // indexed like plat.units(); never resized after wiring
   std::vector<double> throttled_s_, thermal_s_, power_s_;
+  // What the limits cost (domain_summary_row::time_lost_*): the state the period that just
+  // ended ran under, i.e. the previous tick's decision.
+  std::vector<double> lost_thermal_s_, lost_power_s_, prev_request_hz_;
+  std::vector<throttle_reason> prev_reason_;
+  bool domains_mapped_ = false;
   // Label ids of the ops table, so that recording an operator costs a lookup rather than
   // string copies: operators by address, with the name seen there (a graph rebuilt in place,
   // as LLM iterations are, may put another operator at the same address); bound_by by kind.

@@ -132,18 +132,24 @@ const std::vector<unit_quantity>& unit_quantities() {
 
 struct domain_quantity {
   const char* name;
+  const char* units;
   double (*get)(const domain_summary_row&);
 };
 
-// Per-domain throttle residency: for any reason, then by reason.
+// Per-domain throttle residency (for any reason, then by reason) and what it cost.
 const std::vector<domain_quantity>& domain_quantities() {
   static const std::vector<domain_quantity> q{
-      {"throttled_fraction", [](const domain_summary_row& d) { return d.throttled_fraction; }},
-      {"throttled_thermal_fraction", [](const domain_summary_row& d) { return d.throttled_thermal_fraction; }},
-      {"throttled_power_fraction", [](const domain_summary_row& d) { return d.throttled_power_fraction; }},
+      {"throttled_fraction", "1", [](const domain_summary_row& d) { return d.throttled_fraction; }},
+      {"throttled_thermal_fraction", "1", [](const domain_summary_row& d) { return d.throttled_thermal_fraction; }},
+      {"throttled_power_fraction", "1", [](const domain_summary_row& d) { return d.throttled_power_fraction; }},
+      {"time_lost_thermal_s", "s", [](const domain_summary_row& d) { return d.time_lost_thermal_s; }},
+      {"time_lost_power_s", "s", [](const domain_summary_row& d) { return d.time_lost_power_s; }},
+      {"busy_s", "s", [](const domain_summary_row& d) { return d.busy_s; }},
   };
   return q;
 }
+
+bool limits_cost_something(const domain_summary_row& d) { return d.time_lost_thermal_s + d.time_lost_power_s > 0; }
 
 std::string human_number(double x) { return significant_text(x, 6); }
 
@@ -204,7 +210,7 @@ text_grid summary_grid(const std::vector<labelled_summary>& runs, bool human) {
       const bool first = &q == &domain_quantities().front();
       if (!first && std::none_of(runs.begin(), runs.end(), [&](const auto& r) { return report_value(r, name) > 0; }))
         continue;
-      std::vector<std::string> row{name, "1"};
+      std::vector<std::string> row{name, q.units};
       for (const auto& r : runs) {
         const double v = report_value(r, name);
         number_cells(row, r, name, v, !std::isnan(v));
@@ -284,15 +290,52 @@ bool any_units(const std::vector<labelled_summary>& runs) {
   return std::any_of(runs.begin(), runs.end(), [](const auto& r) { return !r.units.empty(); });
 }
 
+// What the thermal and power limits cost, per throttled domain: the compute-bound time they
+// added, and that time as a share of the domain's busy time, which bounds the throughput a
+// saturated domain lost (its work would have needed that much less time unthrottled).
+text_grid cost_grid(const std::vector<labelled_summary>& runs) {
+  text_grid g;
+  const bool many = runs.size() > 1;
+  if (many) g.header.push_back("entry");
+  for (const char* h : {"domain", "throttled", "lost to thermal", "lost to power", "share of busy"})
+    g.header.push_back(h);
+  g.text_columns = many ? 2 : 1;
+  for (const auto& r : runs)
+    for (const auto& d : r.domains) {
+      if (!limits_cost_something(d)) continue;
+      std::vector<std::string> row;
+      if (many) row.push_back(r.label);
+      row.push_back(d.domain);
+      row.push_back(percent(d.throttled_fraction, 1.0));
+      row.push_back(human_number(d.time_lost_thermal_s) + " s");
+      row.push_back(human_number(d.time_lost_power_s) + " s");
+      row.push_back(percent(d.time_lost_thermal_s + d.time_lost_power_s, d.busy_s));
+      g.rows.push_back(std::move(row));
+    }
+  return g;
+}
+
+bool any_cost(const std::vector<labelled_summary>& runs) {
+  return std::any_of(runs.begin(), runs.end(), [](const auto& r) {
+    return std::any_of(r.domains.begin(), r.domains.end(), limits_cost_something);
+  });
+}
+
+constexpr const char* cost_title =
+    "what the limits cost (compute-bound time added by running below the governor's request)";
+
 std::string format_table(const std::vector<labelled_summary>& runs) {
   std::string out = summary_grid(runs, true).table();
   if (any_units(runs)) out += "\nwhere the time went (share of the run)\n" + time_grid(runs).table();
+  if (any_cost(runs)) out += "\n" + std::string(cost_title) + "\n" + cost_grid(runs).table();
   return out;
 }
 
 std::string format_markdown(const std::vector<labelled_summary>& runs) {
   std::string out = summary_grid(runs, true).markdown();
   if (any_units(runs)) out += "\n**Where the time went** (share of the run)\n\n" + time_grid(runs).markdown();
+  if (any_cost(runs)) out += "\n**What the limits cost** (compute-bound time added by running below the governor's "
+                             "request)\n\n" + cost_grid(runs).markdown();
   return out;
 }
 

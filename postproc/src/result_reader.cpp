@@ -273,14 +273,24 @@ std::vector<domain_summary_row> result_reader::domain_summary() const {
   const auto& ctx = p_->ctx;
   if (!h5::has_link(p_->file.get(), layout::group_domain_summary)) return {};
   std::size_t n = 0;
-  auto c = p_->open_table(layout::group_domain_summary, layout::domain_summary_columns, &n);
+  // Schema 1.1 files have the throttled shares only; the time-lost columns came in 1.2.
+  const auto& all = layout::domain_summary_columns;
+  const bool costs = h5::has_link(p_->file.get(), std::string(layout::group_domain_summary) + "/" + all[3].name);
+  std::vector<h5::handle> c;
+  if (costs) {
+    c = p_->open_table(layout::group_domain_summary, all, &n);
+  } else {
+    std::array<layout::column_def, layout::domain_summary_columns_in_1_1> old{};
+    std::copy_n(all.begin(), old.size(), old.begin());
+    c = p_->open_table(layout::group_domain_summary, old, &n);
+  }
   h5::handle g = h5::open_group(p_->file.get(), layout::group_domain_summary, ctx);
   const auto domain = labels_of(g.get(), layout::domain_dim, n, ctx);
-  const auto any = h5::read_doubles(c[0].get(), nullptr, ctx);
-  const auto thermal = h5::read_doubles(c[1].get(), nullptr, ctx);
-  const auto power = h5::read_doubles(c[2].get(), nullptr, ctx);
+  std::vector<std::vector<double>> v;
+  for (const auto& col : c) v.push_back(h5::read_doubles(col.get(), nullptr, ctx));
+  v.resize(all.size(), std::vector<double>(n, 0.0));
   std::vector<domain_summary_row> rows(n);
-  for (std::size_t i = 0; i < n; ++i) rows[i] = {domain[i], any[i], thermal[i], power[i]};
+  for (std::size_t i = 0; i < n; ++i) rows[i] = {domain[i], v[0][i], v[1][i], v[2][i], v[3][i], v[4][i], v[5][i]};
   return rows;
 }
 

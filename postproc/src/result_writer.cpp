@@ -477,6 +477,9 @@ void result_writer::impl::write_domain_summary() {
   g.add(c[0], column_of(r, &domain_summary_row::throttled_fraction), ctx);
   g.add(c[1], column_of(r, &domain_summary_row::throttled_thermal_fraction), ctx);
   g.add(c[2], column_of(r, &domain_summary_row::throttled_power_fraction), ctx);
+  g.add(c[3], column_of(r, &domain_summary_row::busy_s), ctx);
+  g.add(c[4], column_of(r, &domain_summary_row::time_lost_thermal_s), ctx);
+  g.add(c[5], column_of(r, &domain_summary_row::time_lost_power_s), ctx);
   g.attach(layout::domain_dim, ctx);
 }
 

@@ -64,11 +64,18 @@ inline constexpr std::array<column_def, 7> unit_summary_columns{{
     {"ops", column_type::i64, "1", "operators finished within the run"},
 }};
 
-inline constexpr std::array<column_def, 3> domain_summary_columns{{
+inline constexpr std::array<column_def, 6> domain_summary_columns{{
     {"throttled_fraction", column_type::f64, "1",
      "share of the run with the domain below its governor's request"},
     {"throttled_thermal_fraction", column_type::f64, "1", "... because of a thermal ceiling"},
     {"throttled_power_fraction", column_type::f64, "1", "... because of a power cap"},
+    {"busy_s", column_type::f64, "s", "busy time of the domain's compute units, summed over the units"},
+    {"time_lost_thermal_s", column_type::f64, "s",
+     "compute-bound time added by running below the request because of a thermal ceiling"},
+    {"time_lost_power_s", column_type::f64, "s",
+     "compute-bound time added by running below the request because of a power cap"},
 }};
+/// Columns a file of schema 1.1 may lack (read as 0).
+inline constexpr std::size_t domain_summary_columns_in_1_1 = 3;
 
 }  // namespace ptsim::postproc::layout

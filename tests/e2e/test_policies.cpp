@@ -80,3 +80,38 @@ TEST_CASE("a platform power cap holds every 1 s average within 5% of its limit")
   CHECK(f.summary().metrics.at("throttled_fraction_power").value > 0.0);
   CHECK(f.summary().metrics.at("throttled_fraction_thermal").value == 0.0);
 }
+
+TEST_CASE("what a limit costs: compute-bound time stretched by f_request / f_granted") {
+  // Performance asks for the NPU's top clock (1200 MHz); a thermal zone set below ambient
+  // steps the NPU down to its lowest (200 MHz) within a few polls and holds it there. Every
+  // compute-bound second at 200 MHz would have taken 200/1200 of it at the request, so the
+  // limit added (1 - 1/6) of the NPU's compute-bound time; memory-bound time is not charged.
+  scratch s("cost");
+  const result r = run_ptsim(s.dir, "run -q -o cost.h5 --set policy.governor=performance"
+                                    " --set 'policy.thermal.control_temp=20 degC' --set 'policy.thermal.domains=[npu]'");
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  result_reader f(s.dir / "cost.h5");
+  double npu_compute_s = 0, npu_busy_s = 0;
+  for (const auto& u : f.unit_summary())
+    if (u.unit == "npu") npu_compute_s = u.compute_bound_s, npu_busy_s = u.busy_s();
+  REQUIRE(npu_compute_s > 0.1);
+  bool seen = false;
+  for (const auto& d : f.domain_summary()) {
+    CAPTURE(d.domain);
+    CHECK(d.time_lost_power_s == 0.0);
+    if (d.domain != "npu") {
+      CHECK(d.time_lost_thermal_s == 0.0);
+      continue;
+    }
+    seen = true;
+    CHECK(d.busy_s == doctest::Approx(npu_busy_s));
+    // The ramp down (one OPP per 100 ms poll, 4 steps) is under 3% of the 20 s run.
+    const double expected = npu_compute_s * (1.0 - 200.0 / 1200.0);
+    CHECK(d.time_lost_thermal_s <= expected * (1 + 1e-9));
+    CHECK(d.time_lost_thermal_s >= 0.95 * expected);
+  }
+  CHECK(seen);
+  // The report shows it.
+  const result rep = run_ptsim(s.dir, "report cost.h5");
+  CHECK(rep.out.find("what the limits cost") != std::string::npos);
+}

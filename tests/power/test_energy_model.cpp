@@ -47,8 +47,8 @@ TEST_CASE("EM formula reproduces the gs101 tables to the mW") {
       {70, {{300, 537500, 6}, {930, 668750, 29}, {1401, 781250, 60}, {1803, 906250, 104}}},
   };
   for (const auto& cluster : clusters) {
-    const auto coeff = cluster.first;  // not a structured binding: INFO captures it in a lambda
-    for (const em_row& r : cluster.second) {
+    const double coeff = std::get<0>(cluster);  // not a structured binding: INFO captures it in a lambda
+    for (const em_row& r : std::get<1>(cluster)) {
       const double mw = em_power_mW(coeff, dt_opp{static_cast<std::uint64_t>(r.mhz * 1e6), r.microvolt});
       INFO("C=" << coeff << " " << r.mhz << " MHz " << r.microvolt << " uV -> " << mw << " mW");
       CHECK(std::lround(mw) == r.mW);  // the table lists mW rounded to the nearest

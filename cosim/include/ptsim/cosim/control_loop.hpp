@@ -71,6 +71,8 @@ class control_loop {
   const std::vector<throttle_reason>& domain_throttle_reason() const { return dom_reason_; }
   /// The lowest of the thermal and power-cap ceilings (Hz).
   const std::vector<double>& domain_ceiling_hz() const { return dom_ceiling_; }
+  /// The cpufreq governors' latest requests (Hz), before the ceilings.
+  const std::vector<double>& domain_request_hz() const { return dom_request_; }
   /// Moving average of platform power over the power cap's window (W); 0 without a cap.
   double capped_average_W() const;
 
@@ -99,7 +101,7 @@ class control_loop {
   std::vector<std::size_t> capped_domain_;
   bool first_tick_ = true;
 
-  std::vector<double> comp_power_, block_temp_, dom_util_, dom_hz_, dom_v_, dom_ceiling_;
+  std::vector<double> comp_power_, block_temp_, dom_util_, dom_hz_, dom_v_, dom_ceiling_, dom_request_;
   std::vector<bool> dom_throttled_;
   std::vector<throttle_reason> dom_reason_;
   double platform_power_ = 0;

@@ -12,7 +12,8 @@
 namespace ptsim::postproc {
 
 inline constexpr int schema_version_major = 1;
-inline constexpr int schema_version_minor = 1;  ///< 1.1: ops, unit_summary, domain_summary
+/// 1.1: ops, unit_summary, domain_summary; 1.2: domain_summary's busy_s and time_lost_*_s.
+inline constexpr int schema_version_minor = 2;
 
 /// Operator executions kept in `ops` by default; later ones are counted, not stored.
 inline constexpr std::uint64_t default_ops_limit = 100000;
@@ -103,6 +104,13 @@ struct domain_summary_row {
   double throttled_fraction = 0;          ///< for any reason
   double throttled_thermal_fraction = 0;  ///< by a thermal governor's ceiling
   double throttled_power_fraction = 0;    ///< by a power cap's ceiling
+  /// What the limits cost. A compute-bound operator's time scales as 1/f, so work that ran
+  /// for t at f below the governor's request f_req would have taken t f/f_req: the limit
+  /// added t (1 - f/f_req). Summed over the domain's units and the run (s); memory-bound work
+  /// is taken as unaffected. Against busy_s it bounds the throughput a saturated domain lost.
+  double busy_s = 0;               ///< busy time of the domain's compute units, summed
+  double time_lost_thermal_s = 0;  ///< added by thermal ceilings
+  double time_lost_power_s = 0;    ///< added by power caps
 };
 
 struct metric {
