@@ -144,7 +144,7 @@ const std::vector<domain_quantity>& domain_quantities() {
       {"throttled_power_fraction", "1", [](const domain_summary_row& d) { return d.throttled_power_fraction; }},
       {"time_lost_thermal_s", "s", [](const domain_summary_row& d) { return d.time_lost_thermal_s; }},
       {"time_lost_power_s", "s", [](const domain_summary_row& d) { return d.time_lost_power_s; }},
-      {"busy_s", "s", [](const domain_summary_row& d) { return d.busy_s; }},
+      {"domain_busy_s", "s", [](const domain_summary_row& d) { return d.busy_s; }},  // not busy_s: a unit's
   };
   return q;
 }
