@@ -146,10 +146,14 @@ void plant::set_steady(const double* block_W) {
       const place& p = block_place_[b];
       die_W_[p.stream][p.die][p.local] = block_W[b];
     }
+    std::vector<double> inlets;
     for (std::size_t s = 0; s < streams_.size(); ++s) {
-      const auto T = streams_[s]->steady(die_W_[s]);
+      const auto T = streams_[s]->steady(die_W_[s], &inlets);
       for (std::size_t d = 0; d < T.size(); ++d) streams_[s]->set_temperatures(d, T[d]);
     }
+    refresh();
+    node_T_ = inlets;  // the steady air temperatures, until the first step
+    return;
   }
   refresh();
 }
@@ -183,8 +187,8 @@ void plant::refresh() {
   }
   std::size_t k = 0;
   for (const auto& s : streams_) {
-    // Before the first step the inlets are the ambient (set by start_transient); a steady
-    // or file start leaves them there until the first step computes them.
+    // Before the first step the inlets are the ambient (start_transient) or, after
+    // set_steady, the steady ones.
     for (std::size_t d = 0; d < s->dies(); ++d) node_T_[k++] = s->inlets_K()[d];
   }
 }
