@@ -77,6 +77,7 @@ TEST_CASE("initial: steady starts in the steady state of the first period's powe
   const auto cold_sc = scenarios::load_scenario_text(scenario_text("", ""), "test");
   cosim::control_loop cold(cold_sc);  // the loop keeps a reference to its scenario
   cold.initial_points();
+  for (double t : cold.block_temperature_K()) CHECK(t == sc.thermal.ambient.value());  // initial: ambient
   cold.tick(1e-3, busy, at_2ghz);
   CHECK(cold.block_temperature_K()[0] < want[0] - 0.1);
 }
