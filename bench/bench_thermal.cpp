@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "ptsim/thermal/package.hpp"
+#include "ptsim/thermal/plant.hpp"
 #include "ptsim/thermal/solver.hpp"
 #include "summary_reporter.hpp"
 
@@ -130,6 +131,57 @@ void bm_bare_exp(benchmark::State& st, const network_case* c) {
   }
 }
 
+// The server preset's datacenter model: 12 dies of one 30 mm block each under their own
+// package (16 nodes each), in five air streams (four of two GPUs, one of four host dies).
+thermal_config server12() {
+  thermal_config c;
+  c.kind = package_kind::datacenter;
+  std::vector<block> b;
+  const char* names[] = {"gpu0", "gpu1", "gpu2", "gpu3", "gpu4", "gpu5", "gpu6", "gpu7", "cpu0", "cpu1", "nvswitch", "io"};
+  for (int i = 0; i < 12; ++i) b.push_back({names[i], 0.03, 0.03, (i % 4) * 0.03, (i / 4) * 0.03});
+  c.fp = floorplan(b);
+  c.package.t_chip = 0.5e-3;
+  c.package.k_interface = 8.0;
+  c.package.s_spreader = 0.06;
+  c.package.t_spreader = 3e-3;
+  c.package.s_sink = 0.11;
+  c.package.t_sink = 10e-3;
+  c.package.k_sink = 2000.0;
+  c.package.r_convec = 0.03;
+  c.package.c_convec = 1500.0;
+  for (const char* n : names) c.datacenter.dies.push_back({n, {n}, c.package});
+  c.datacenter.streams = {{"a", {"gpu0", "gpu4"}}, {"b", {"gpu1", "gpu5"}}, {"c", {"gpu2", "gpu6"}},
+                          {"d", {"gpu3", "gpu7"}}, {"host", {"io", "nvswitch", "cpu0", "cpu1"}}};
+  return c;
+}
+
+void bm_plant_step(benchmark::State& st, const thermal_config* c) {
+  plant p(*c);
+  p.start(dt_s);
+  const std::vector<double> P(c->fp.size(), 500.0);
+  for (auto _ : st) {
+    p.step(P.data());
+    benchmark::DoNotOptimize(p.block_temperatures_K().data());
+  }
+}
+
+// Its floor: each die's two dense 16 x 16 mat-vecs.
+void bm_bare_exp_dies(benchmark::State& st, const thermal_config* c) {
+  const Eigen::Index n = 16;
+  const Eigen::MatrixXd phi = Eigen::MatrixXd::Identity(n, n) * 0.5, m = Eigen::MatrixXd::Identity(n, n) * 1e-3;
+  std::vector<Eigen::VectorXd> t(c->fp.size(), Eigen::VectorXd::Constant(n, ambient_K));
+  Eigen::VectorXd next(n);
+  const Eigen::VectorXd drive = Eigen::VectorXd::Constant(n, 1.0);
+  for (auto _ : st) {
+    for (auto& x : t) {
+      next.noalias() = phi * x;
+      next.noalias() += m * drive;
+      x.swap(next);
+    }
+    benchmark::DoNotOptimize(t.front().data());
+  }
+}
+
 void bm_steady(benchmark::State& st, const network_case* c) {
   const auto p = node_power(*c);
   for (auto _ : st) benchmark::DoNotOptimize(steady_state(c->net, p, ambient_K));
@@ -174,6 +226,9 @@ int main(int argc, char** argv) {
     benchmark::RegisterBenchmark((p + "bare_ldlt_step").c_str(), bm_bare_be, c);
     benchmark::RegisterBenchmark((p + "bare_dense_expstep").c_str(), bm_bare_exp, c);
   }
+  const thermal_config server = server12();
+  benchmark::RegisterBenchmark("server12/plant_step_datacenter", bm_plant_step, &server);
+  benchmark::RegisterBenchmark("server12/bare_dense_expstep_x12", bm_bare_exp_dies, &server);
   benchmark::RegisterBenchmark("grid1000/steady_state", bm_steady, &grid1000)->Unit(benchmark::kMillisecond);
   benchmark::RegisterBenchmark("grid1000/bare_sparselu", bm_bare_steady<Eigen::SparseLU<sparse>>, &grid1000)
       ->Unit(benchmark::kMillisecond);
@@ -192,6 +247,9 @@ int main(int argc, char** argv) {
     ratio_line(rep, "step backward_euler x1 / bare LDLT step", p + "step_backward_euler_1", p + "bare_ldlt_step");
     ratio_line(rep, "step backward_euler x8 / 8 bare LDLT steps", p + "step_backward_euler_8", p + "bare_ldlt_step", 8);
   }
+  std::printf("server12: datacenter plant, 12 dies x 16 nodes in 5 air streams\n");
+  ratio_line(rep, "plant step / 12 bare dense exp steps", "server12/plant_step_datacenter",
+             "server12/bare_dense_expstep_x12");
   std::printf("grid1000: %zu nodes\n", grid1000.net.size());
   ratio_line(rep, "steady_state / bare SparseLU (G given)", "grid1000/steady_state", "grid1000/bare_sparselu");
   ratio_line(rep, "steady_state / bare LDLT (G given)", "grid1000/steady_state", "grid1000/bare_ldlt");

@@ -4,9 +4,23 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "ptsim/thermal/package.hpp"
-
 namespace ptsim::cosim {
+
+/// A zone's sensor: which temperature it follows (a block or package node; none = the
+/// hottest block) through its lag and noise.
+struct control_loop::zone_reader {
+  enum class source { hottest, block, node } from = source::hottest;
+  std::size_t index = 0;
+  thermal::sensor s;
+  double truth(const std::vector<double>& blocks, const std::vector<double>& nodes) const {
+    switch (from) {
+      case source::block: return blocks[index];
+      case source::node: return nodes[index];
+      case source::hottest: break;
+    }
+    return *std::max_element(blocks.begin(), blocks.end());
+  }
+};
 
 struct control_loop::component {
   std::string name;
@@ -38,7 +52,8 @@ struct control_loop::domain {
   double last_activity = 0;  // summed activity of its units, for IPA's power estimates
 };
 
-control_loop::control_loop(const scenarios::scenario& sc) : sc_(sc), period_s_(sc.control_period.value()) {
+control_loop::control_loop(const scenarios::scenario& sc)
+    : sc_(sc), period_s_(sc.control_period.value()), plant_(sc.thermal) {
   // Domains and their governors.
   for (const auto& d : sc.domains) {
     domain_names_.push_back(d.name);
@@ -57,18 +72,12 @@ control_loop::control_loop(const scenarios::scenario& sc) : sc_(sc), period_s_(s
       if (domain_names_[i] == n) return i;
     throw std::invalid_argument("unknown domain '" + n + "'");
   };
-  // Thermal network over the floorplan: silicon nodes 0..n-1 are the blocks in order.
-  for (const auto& b : sc.thermal.fp.blocks()) block_names_.push_back(b.name);
-  net_ = thermal::build_block_model(sc.thermal.fp, sc.thermal.package);
-  // Exponential stepping is exact but dense (n^2 memory, n^3 set-up): beyond a few
-  // hundred nodes the sparse backward-Euler sub-steps are the only affordable choice.
-  constexpr std::size_t max_exponential_nodes = 500;
-  const auto method = sc.thermal.method.value_or(net_.size() <= max_exponential_nodes
-                                                     ? thermal::integration_method::exponential
-                                                     : thermal::integration_method::backward_euler);
-  solver_ = std::make_unique<thermal::transient_solver>(net_, period_s_, sc.thermal.substeps,
-                                                        sc.thermal.ambient.value(), method);
-  node_power_.assign(net_.size(), 0.0);
+  // The floorplan in its package (thermal::plant): power in and temperatures out per block.
+  block_names_ = plant_.block_names();
+  plant_.start(period_s_);
+  if (sc.thermal.initial == thermal::initial_state::file)
+    plant_.set_state(plant_.state_from(sc.thermal.initial_temperatures, sc.thermal.initial_file));
+  block_power_.assign(block_names_.size(), 0.0);
 
   // Components: power model and the block their heat goes to.
   for (const auto& cp : sc.power) {
@@ -88,10 +97,31 @@ control_loop::control_loop(const scenarios::scenario& sc) : sc_(sc), period_s_(s
     component_names_.push_back(c.name);
     comps_.push_back(std::move(c));
   }
+  inputs_ = comps_.size();
+  if (plant_.has_fans()) component_names_.push_back("fans");
 
+  // Zones and their sensors. Each sensor draws its noise from its own stream of the
+  // scenario's seed, so that adding a zone does not change another's readings.
+  auto add_zone = [&](const std::string& name, const power::zone_sensor& zs) {
+    zone_reader z{zone_reader::source::hottest, 0,
+                  thermal::sensor(period_s_, zs.time_constant_s, zs.noise_K,
+                                  sc.seed ^ (0x9E3779B97F4A7C15ull * (zones_.size() + 1)))};
+    const auto& nodes = plant_.node_names();
+    if (!zs.node.empty()) {
+      const auto b = std::find(block_names_.begin(), block_names_.end(), zs.node);
+      const auto n = std::find(nodes.begin(), nodes.end(), zs.node);
+      if (b != block_names_.end()) z.from = zone_reader::source::block, z.index = static_cast<std::size_t>(b - block_names_.begin());
+      else if (n != nodes.end()) z.from = zone_reader::source::node, z.index = static_cast<std::size_t>(n - nodes.begin());
+      else throw std::invalid_argument("thermal zone '" + name + "': no block or node '" + zs.node + "'");
+    }
+    zones_.push_back(std::move(z));
+    zone_names_.push_back(name);
+    return zones_.size() - 1;
+  };
   // Thermal zone: the cooling devices are the domains it names (default: all).
   const auto& tp = sc.policy.thermal;
   if (tp.governor != "none") {
+    tzone_ = add_zone("thermal", tp.sensor);
     tgov_ = power::make_thermal_governor(tp.governor);
     std::vector<std::string> names = tp.domains.empty() ? domain_names_ : tp.domains;
     for (const auto& n : names) {
@@ -104,6 +134,28 @@ control_loop::control_loop(const scenarios::scenario& sc) : sc_(sc), period_s_(s
     }
     tgov_->start(tp.zone, cooling_);
   }
+
+  // Fan zone: the fans are one cooling device whose states are the speed levels, from
+  // min_speed (state 0) to max_speed, written as an OPP table of level numbers so that the
+  // governor's "k OPPs below the max" is "k levels above the slowest".
+  const auto& dc = sc.thermal.datacenter;
+  if (plant_.has_fans()) plant_.set_fan_speed(dc.fan_speed);
+  if (sc.policy.fan_zone.enabled) {
+    if (!plant_.has_fans()) throw std::invalid_argument("a fan zone needs thermal.model: datacenter");
+    fzone_ = add_zone("fans", sc.policy.fan_zone.sensor);
+    std::vector<power::opp> levels;
+    for (int i = 0; i < dc.fan_levels; ++i) levels.push_back({units::hertz(i + 1.0), units::volts(1.0)});
+    fan_levels_ = power::opp_table(levels);
+    power::cooling_device cd;
+    cd.opps = &fan_levels_;
+    fan_cooling_.push_back(cd);
+    fan_gov_ = power::make_thermal_governor(sc.policy.fan_zone.governor);
+    fan_gov_->start(sc.policy.fan_zone.zone, fan_cooling_);
+    plant_.set_fan_speed(dc.min_speed);
+  }
+  zone_reading_.assign(zones_.size(), 0.0);
+  block_temp_ = plant_.block_temperatures_K();
+  update_sensors(true);
 
   // Power cap: the capped domains (default all).
   if (const auto& pc = sc.policy.power_cap) {
@@ -120,8 +172,7 @@ control_loop::control_loop(const scenarios::scenario& sc) : sc_(sc), period_s_(s
     }
   }
 
-  comp_power_.assign(comps_.size(), 0.0);
-  block_temp_.assign(block_names_.size(), sc.thermal.ambient.value());
+  comp_power_.assign(component_names_.size(), 0.0);
   dom_util_.assign(doms_.size(), 0.0);
   dom_hz_.assign(doms_.size(), 0.0);
   dom_v_.assign(doms_.size(), 0.0);
@@ -182,25 +233,38 @@ const std::vector<dvfs_decision>& control_loop::tick(double now_s, const std::ve
     comp_power_[i] = p;
     platform_power_ += p;
   }
+  // The fans ran the whole period at the speed the fan zone last set.
+  if (plant_.has_fans()) {
+    comp_power_.back() = plant_.fan_power_W();
+    platform_power_ += comp_power_.back();
+  }
   for (std::size_t d = 0; d < doms_.size(); ++d) {
     dom_hz_[d] = dom_in[d].avg_hz;
     dom_v_[d] = dom_in[d].avg_volts;
   }
 
-  // 2. Temperature: heat into the silicon node of each component's block.
-  std::fill(node_power_.begin(), node_power_.end(), 0.0);
-  for (std::size_t i = 0; i < comps_.size(); ++i) node_power_[comps_[i].block] += comp_power_[i];
-  if (first_tick_ && sc_.thermal.initial == thermal::initial_state::steady)
-    solver_->set_temperatures(thermal::steady_state(net_, node_power_, sc_.thermal.ambient.value()));
+  // 2. Temperature: heat into each component's block. A steady start puts the network in
+  //    the steady state of this first period's power, so it starts with dT/dt = 0.
+  std::fill(block_power_.begin(), block_power_.end(), 0.0);
+  for (std::size_t i = 0; i < comps_.size(); ++i) block_power_[comps_[i].block] += comp_power_[i];
+  if (first_tick_ && sc_.thermal.initial == thermal::initial_state::steady) {
+    plant_.set_steady(block_power_.data());
+    update_sensors(true);
+  }
   first_tick_ = false;
-  solver_->step(node_power_.data());
-  const auto& T = solver_->temperatures();
-  for (std::size_t b = 0; b < block_temp_.size(); ++b) block_temp_[b] = T[b];
+  plant_.step(block_power_.data());
+  const auto& T = plant_.block_temperatures_K();
+  std::copy(T.begin(), T.end(), block_temp_.begin());
+  update_sensors(false);
 
-  // 3. Thermal governor (every polling period): frequency ceilings.
+  // 3. Thermal governors (every polling period): frequency ceilings, fan speed.
   if (tgov_ && now_s + 1e-12 >= next_thermal_poll_s_) {
     thermal_governor_update(now_s);
     next_thermal_poll_s_ = now_s + sc_.policy.thermal.zone.polling_period_s;
+  }
+  if (fan_gov_ && now_s + 1e-12 >= next_fan_poll_s_) {
+    fan_zone_update(now_s);
+    next_fan_poll_s_ = now_s + sc_.policy.fan_zone.zone.polling_period_s;
   }
 
   // 4. Power cap: ceilings from the platform power just measured.
@@ -239,12 +303,28 @@ const std::vector<dvfs_decision>& control_loop::tick(double now_s, const std::ve
   return decisions_;
 }
 
+void control_loop::update_sensors(bool reset) {
+  const auto& nodes = plant_.node_temperatures_K();
+  for (std::size_t z = 0; z < zones_.size(); ++z) {
+    const double t = zones_[z].truth(block_temp_, nodes);
+    if (reset) zones_[z].s.reset(t);
+    else zones_[z].s.update(t);
+    zone_reading_[z] = zones_[z].s.reading();
+  }
+}
+
+void control_loop::fan_zone_update(double now_s) {
+  fan_gov_->update(now_s, zone_reading_[fzone_], fan_cooling_);
+  // State k (k levels above the slowest) is the ceiling k "OPPs" below the top.
+  const std::size_t top = fan_levels_.size() - 1;
+  const std::size_t state = top - fan_levels_.index_at_most(fan_cooling_[0].ceiling_hz);
+  const auto& dc = sc_.thermal.datacenter;
+  plant_.set_fan_speed(dc.min_speed + (dc.max_speed - dc.min_speed) * static_cast<double>(state) / static_cast<double>(top));
+}
+
 void control_loop::thermal_governor_update(double now_s) {
-  // The zone's sensor: a named block, or the hottest one.
-  double temp;
-  const auto& sensor = sc_.policy.thermal.sensor;
-  if (!sensor.empty()) temp = block_temp_[sc_.thermal.fp.index_of(sensor)];
-  else temp = *std::max_element(block_temp_.begin(), block_temp_.end());
+  // The zone's sensor reading (a block or node, or the hottest block; lag and noise).
+  const double temp = zone_reading_[tzone_];
   // Power each cooling device would draw at each OPP under the current activity (IPA).
   for (std::size_t k = 0; k < cooling_.size(); ++k) {
     const domain& dm = doms_[cooling_domain_[k]];

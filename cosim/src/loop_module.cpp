@@ -10,7 +10,9 @@ namespace ptsim::cosim {
 loop_module::loop_module(sc_core::sc_module_name name, control_loop& loop, tlm::platform& plat, double period_s,
                          const std::vector<double>& transition_latency_s)
     : sc_module(name), loop_(loop), plat_(plat), period_s_(period_s), latency_s_(transition_latency_s) {
-  for (const auto& c : loop.component_names()) {
+  // The platform's components; power rows after them (fans) have no activity to gather.
+  for (std::size_t ci = 0; ci < loop.input_components(); ++ci) {
+    const std::string& c = loop.component_names()[ci];
     tlm::activity_ledger* l = nullptr;
     bool compute = false;
     for (const auto& u : plat.units())

@@ -19,6 +19,22 @@ postproc::timeseries_layout timeseries_layout_for(const control_loop& loop) {
       {"utilization", "domain", "1", "busy share of the domain's busiest unit, mean over the record period"},
       {"throttled", "domain", "1", "share of the record period with the domain below its governor's request"},
   };
+  // Only where the model has them (an empty dimension is not worth a variable).
+  if (!loop.node_names().empty()) {
+    l.coords["node"] = loop.node_names();
+    l.variables.push_back({"node_temperature", "node", "degC",
+                           "package node (phone: frame, battery, skins) or air reaching a sink (datacenter: "
+                           "<die>.inlet) at the sample time"});
+  }
+  if (!loop.zone_names().empty()) {
+    l.coords["zone"] = loop.zone_names();
+    l.variables.push_back(
+        {"sensor_temperature", "zone", "degC", "what the thermal zone's sensor reads at the sample time (lag, noise)"});
+  }
+  if (loop.has_fans()) {
+    l.coords["fan"] = {"fans"};
+    l.variables.push_back({"fan_speed", "fan", "1", "fan speed relative to the reference speed, at the sample time"});
+  }
   return l;
 }
 
@@ -30,6 +46,13 @@ recorder::recorder(postproc::result_writer& w, const control_loop& loop, int tic
   util_.assign(hz_.size(), 0.0);
   throttled_.assign(hz_.size(), 0.0);
   temp_c_.assign(loop.block_names().size(), 0.0);
+  node_c_.assign(loop.node_names().size(), 0.0);
+  zone_c_.assign(loop.zone_names().size(), 0.0);
+  fan_.assign(loop.has_fans() ? 1 : 0, 0.0);
+  values_ = {temp_c_.data(), power_.data(), hz_.data(), volts_.data(), util_.data(), throttled_.data()};
+  if (!node_c_.empty()) values_.push_back(node_c_.data());
+  if (!zone_c_.empty()) values_.push_back(zone_c_.data());
+  if (!fan_.empty()) values_.push_back(fan_.data());
 }
 
 void recorder::after_tick(double now_s) {
@@ -47,7 +70,12 @@ void recorder::after_tick(double now_s) {
     for (double& x : *v) x /= n;
   const auto& T = loop_.block_temperature_K();
   for (std::size_t b = 0; b < T.size(); ++b) temp_c_[b] = T[b] - units::zero_celsius_in_kelvin;
-  w_.append_sample(now_s, {temp_c_.data(), power_.data(), hz_.data(), volts_.data(), util_.data(), throttled_.data()});
+  const auto& N = loop_.node_temperature_K();
+  for (std::size_t i = 0; i < N.size(); ++i) node_c_[i] = N[i] - units::zero_celsius_in_kelvin;
+  const auto& Z = loop_.zone_sensor_K();
+  for (std::size_t i = 0; i < Z.size(); ++i) zone_c_[i] = Z[i] - units::zero_celsius_in_kelvin;
+  if (!fan_.empty()) fan_[0] = loop_.fan_speed();
+  w_.append_sample(now_s, values_);
   for (auto* v : {&power_, &hz_, &volts_, &util_, &throttled_}) std::fill(v->begin(), v->end(), 0.0);
   ticks_ = 0;
 }

@@ -4,6 +4,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -11,6 +12,7 @@
 #include <set>
 #include <sstream>
 
+#include "ptsim/thermal/plant.hpp"
 #include "ptsim/tlm/model_zoo.hpp"
 #include "ptsim/tlm/operators.hpp"
 #include "ptsim/tlm/topology.hpp"
@@ -521,7 +523,64 @@ void resolve_workload(const view& w, const view& platform, scenario& sc) {
   }
 }
 
-void resolve_thermal(const view& t, scenario& sc) {
+void resolve_package(const view& pk, thermal::package_config& p, bool only_given) {
+  const std::pair<const char*, double thermal::package_config::*> keys[] = {
+      {"t_chip", &thermal::package_config::t_chip},       {"k_chip", &thermal::package_config::k_chip},
+      {"p_chip", &thermal::package_config::p_chip},       {"t_interface", &thermal::package_config::t_interface},
+      {"k_interface", &thermal::package_config::k_interface}, {"p_interface", &thermal::package_config::p_interface},
+      {"s_spreader", &thermal::package_config::s_spreader}, {"t_spreader", &thermal::package_config::t_spreader},
+      {"k_spreader", &thermal::package_config::k_spreader}, {"p_spreader", &thermal::package_config::p_spreader},
+      {"s_sink", &thermal::package_config::s_sink},       {"t_sink", &thermal::package_config::t_sink},
+      {"k_sink", &thermal::package_config::k_sink},       {"p_sink", &thermal::package_config::p_sink},
+      {"r_convec", &thermal::package_config::r_convec},   {"c_convec", &thermal::package_config::c_convec}};
+  for (const auto& [key, member] : keys)
+    if (!only_given || pk.has(key)) p.*member = pk.si(key);
+}
+
+void resolve_phone(const view& v, thermal::phone_config& c) {
+  c.r_soc_frame_K_per_W = v.si("r_soc_frame");
+  c.r_frame_front_K_per_W = v.si("r_frame_front");
+  c.r_frame_back_K_per_W = v.si("r_frame_back");
+  c.r_frame_battery_K_per_W = v.si("r_frame_battery");
+  c.r_battery_back_K_per_W = v.si("r_battery_back");
+  c.c_frame_J_per_K = v.si("c_frame");
+  c.c_battery_J_per_K = v.si("c_battery");
+  c.c_front_J_per_K = v.si("c_front");
+  c.c_back_J_per_K = v.si("c_back");
+  c.area_front_m2 = v.si("area_front");
+  c.area_back_m2 = v.si("area_back");
+  c.h_front_W_per_m2K = v.si("h_front");
+  c.h_back_W_per_m2K = v.si("h_back");
+}
+
+void resolve_datacenter(const view& v, thermal::thermal_config& th) {
+  auto& dc = th.datacenter;
+  for (const auto& [name, d] : v.at("dies").entries()) {
+    thermal::datacenter_die die;
+    die.name = name;
+    for (const auto& b : d.at("blocks").items()) die.blocks.push_back(b.scalar());
+    if (die.blocks.empty()) die.blocks.push_back(name);
+    die.package = th.package;
+    resolve_package(d.at("package"), die.package, true);
+    dc.dies.push_back(std::move(die));
+  }
+  for (const auto& [name, s] : v.at("streams").entries()) {
+    std::vector<std::string> dies;
+    for (const auto& d : s.items()) dies.push_back(d.scalar());
+    dc.streams.emplace_back(name, std::move(dies));
+  }
+  const view f = v.at("fan");
+  dc.fan.flow_ref_m3_per_s = f.si("flow");
+  dc.fan.power_ref_W = f.si("power");
+  dc.fan_speed = f.num("speed");
+  dc.min_speed = f.num("min_speed");
+  dc.max_speed = f.num("max_speed");
+  dc.fan_levels = static_cast<int>(f.integer("levels"));
+  if (dc.min_speed >= dc.max_speed) f.fail("min_speed must be below max_speed", "min_speed");
+  dc.flow_exponent = v.num("flow_exponent");
+}
+
+void resolve_thermal(const view& t, scenario& sc, std::vector<std::string>& sensor_nodes) {
   auto& th = sc.thermal;
   th.ambient = units::abs_kelvin(t.si("ambient"));
   std::vector<thermal::block> blocks;
@@ -534,15 +593,34 @@ void resolve_thermal(const view& t, scenario& sc) {
     t.fail(std::string("floorplan: ") + e.what(), "floorplan");
     return;
   }
-  view pk = t.at("package");
-  auto& p = th.package;
-  p.t_chip = pk.si("t_chip"); p.k_chip = pk.si("k_chip"); p.p_chip = pk.si("p_chip");
-  p.t_interface = pk.si("t_interface"); p.k_interface = pk.si("k_interface"); p.p_interface = pk.si("p_interface");
-  p.s_spreader = pk.si("s_spreader"); p.t_spreader = pk.si("t_spreader");
-  p.k_spreader = pk.si("k_spreader"); p.p_spreader = pk.si("p_spreader");
-  p.s_sink = pk.si("s_sink"); p.t_sink = pk.si("t_sink"); p.k_sink = pk.si("k_sink"); p.p_sink = pk.si("p_sink");
-  p.r_convec = pk.si("r_convec"); p.c_convec = pk.si("c_convec");
-  th.initial = t.str("initial") == "steady" ? thermal::initial_state::steady : thermal::initial_state::ambient;
+  resolve_package(t.at("package"), th.package, false);
+  const std::string model = t.str("model");
+  th.kind = model == "phone"        ? thermal::package_kind::phone
+            : model == "datacenter" ? thermal::package_kind::datacenter
+                                    : thermal::package_kind::hotspot;
+  if (t.has("phone") && th.kind != thermal::package_kind::phone) t.fail("phone goes with model: phone", "phone");
+  if (t.has("datacenter") && th.kind != thermal::package_kind::datacenter)
+    t.fail("datacenter goes with model: datacenter", "datacenter");
+  if (th.kind == thermal::package_kind::phone) resolve_phone(t.at("phone"), th.phone);
+  if (th.kind == thermal::package_kind::datacenter) {
+    if (!t.has("datacenter")) t.fail("model: datacenter needs a datacenter section (dies and streams)", "datacenter");
+    else resolve_datacenter(t.at("datacenter"), th);
+  }
+  const std::string initial = t.str("initial");
+  th.initial = initial == "steady" ? thermal::initial_state::steady
+               : initial == "file" ? thermal::initial_state::file
+                                   : thermal::initial_state::ambient;
+  if ((th.initial == thermal::initial_state::file) != t.has("initial_file"))
+    t.fail(t.has("initial_file") ? "initial_file goes with initial: file" : "initial: file needs initial_file",
+           t.has("initial_file") ? "initial_file" : "initial");
+  else if (th.initial == thermal::initial_state::file) {
+    th.initial_file = relative_to_scenario(sc, t.str("initial_file")).string();
+    try {
+      th.initial_temperatures = thermal::read_steady(th.initial_file);
+    } catch (const std::exception& e) {
+      t.fail(e.what(), "initial_file");
+    }
+  }
   view solver = t.at("solver");
   const std::string method = solver.str("method");
   if (method == "backward_euler") th.method = thermal::integration_method::backward_euler;
@@ -572,9 +650,47 @@ void resolve_thermal(const view& t, scenario& sc) {
     if (block_names.count(c.component)) th.power_map[c.component] = c.component;
     else pm.fail("component '" + c.component + "' has no floorplan block of its name; map it to one in thermal.power_map");
   }
+
+  // The package must take the floorplan, and an initial file must name its nodes; what
+  // a zone may read are the blocks and the package's reported nodes.
+  for (const auto& b : th.fp.blocks()) sensor_nodes.push_back(b.name);
+  if (th.kind == thermal::package_kind::hotspot && th.initial != thermal::initial_state::file) return;
+  try {
+    const thermal::plant pl(th);
+    for (const auto& n : pl.node_names()) sensor_nodes.push_back(n);
+    if (th.initial == thermal::initial_state::file && !th.initial_temperatures.empty())
+      try {
+        (void)pl.state_from(th.initial_temperatures, th.initial_file);
+      } catch (const std::invalid_argument& e) {
+        t.fail(e.what(), "initial_file");
+      }
+  } catch (const std::invalid_argument& e) {
+    t.fail(std::string("thermal model: ") + e.what(), th.kind == thermal::package_kind::datacenter ? "datacenter" : "");
+  }
 }
 
-void resolve_policy(const view& p, scenario& sc) {
+power::zone_sensor resolve_sensor(const view& z, const std::vector<std::string>& nodes) {
+  power::zone_sensor out;
+  if (!z.has("sensor")) return out;
+  const view s = z.at("sensor");
+  if (s.is_scalar()) {
+    out.node = s.scalar();
+  } else {
+    if (s.has("node")) out.node = s.str("node");
+    out.time_constant_s = s.si("time_constant");
+    out.noise_K = s.si("noise");
+  }
+  if (!out.node.empty() && std::find(nodes.begin(), nodes.end(), out.node) == nodes.end()) {
+    std::string list;
+    for (std::size_t i = 0; i < nodes.size() && i < 12; ++i) list += (i ? ", " : "") + nodes[i];
+    if (nodes.size() > 12) list += ", ...";
+    (s.is_scalar() ? z : s).fail("'" + out.node + "' is not a block or node of the thermal model (" + list + ")",
+                                 s.is_scalar() ? "sensor" : "node");
+  }
+  return out;
+}
+
+void resolve_policy(const view& p, scenario& sc, const std::vector<std::string>& sensor_nodes) {
   auto& pol = sc.policy;
   pol.default_governor.name = p.str("governor");
   std::set<std::string> domains;
@@ -608,11 +724,19 @@ void resolve_policy(const view& p, scenario& sc) {
   th.zone.sustainable_power_W = t.has("sustainable_power") ? t.si("sustainable_power") : 0.0;
   if (th.zone.switch_on_temp_K >= th.zone.control_temp_K)
     t.fail("switch_on_temp must be below control_temp", "switch_on_temp");
-  if (t.has("sensor")) {
-    th.sensor = t.str("sensor");
-    bool found = false;
-    for (const auto& b : sc.thermal.fp.blocks()) found |= b.name == th.sensor;
-    if (!found) t.fail("'" + th.sensor + "' is not a floorplan block", "sensor");
+  th.sensor = resolve_sensor(t, sensor_nodes);
+  if (p.has("fan_zone")) {
+    const view f = p.at("fan_zone");
+    auto& fz = pol.fan_zone;
+    if (sc.thermal.kind != thermal::package_kind::datacenter)
+      p.fail("a fan zone needs fans: thermal.model: datacenter", "fan_zone");
+    fz.enabled = true;
+    fz.governor = f.str("governor");
+    fz.zone.control_temp_K = f.si("control_temp");
+    fz.zone.switch_on_temp_K = fz.zone.control_temp_K - 10.0;
+    fz.zone.hysteresis_K = f.si("hysteresis");
+    fz.zone.polling_period_s = f.si("polling_period");
+    fz.sensor = resolve_sensor(f, sensor_nodes);
   }
   for (const auto& d : t.at("domains").items()) {
     if (!domains.count(d.scalar())) d.fail("unknown DVFS domain '" + d.scalar() + "'");
@@ -662,8 +786,9 @@ void resolve(const view& root, scenario& sc) {
   resolve_domains(platform, sc);
   resolve_components(platform, sc);
   resolve_workload(root.at("workload"), platform, sc);
-  resolve_thermal(root.at("thermal"), sc);
-  resolve_policy(root.at("policy"), sc);
+  std::vector<std::string> sensor_nodes;
+  resolve_thermal(root.at("thermal"), sc, sensor_nodes);
+  resolve_policy(root.at("policy"), sc, sensor_nodes);
 }
 
 }  // namespace ptsim::scenarios::detail

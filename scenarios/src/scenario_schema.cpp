@@ -294,17 +294,11 @@ schema_ptr workload_schema() {
   return object("ML workload", {req("streams", map_of(stream, "request streams by name"))});
 }
 
-schema_ptr thermal_schema() {
-  auto blk = object("floorplan block (origin bottom-left)",
-                    {req("name", str("block name")),
-                     req("x", quantity(dims::length(), "left edge", std::nullopt, 0.0, false)),
-                     req("y", quantity(dims::length(), "bottom edge", std::nullopt, 0.0, false)),
-                     req("width", quantity(dims::length(), "width")),
-                     req("height", quantity(dims::length(), "height"))});
+schema_ptr package_schema() {
   auto k = [](const char* doc, const char* def) { return quantity(dims::thermal_conductivity(), doc, def); };
   auto rho_c = [](const char* doc, const char* def) { return quantity(dims::volumetric_heat_capacity(), doc, def); };
   auto len = [](const char* doc, const char* def) { return quantity(dims::length(), doc, def); };
-  auto package = object(
+  return object(
       "HotSpot block-model package (HotSpot's parameter names and defaults)",
       {opt("t_chip", len("die thickness", "0.15 mm")), opt("k_chip", k("die conductivity", "100 W/(m*K)")),
        opt("p_chip", rho_c("die volumetric heat capacity", "1.75e6 J/(m^3*K)")),
@@ -318,6 +312,62 @@ schema_ptr thermal_schema() {
        opt("p_sink", rho_c("sink volumetric heat capacity", "3.55e6 J/(m^3*K)")),
        opt("r_convec", quantity(dims::thermal_resistance(), "sink-to-ambient convection resistance", "0.1 K/W")),
        opt("c_convec", quantity(dims::heat_capacity(), "convection heat capacity", "140.4 J/K"))});
+}
+
+schema_ptr phone_schema() {
+  auto r = [](const char* doc, const char* def) { return quantity(dims::thermal_resistance(), doc, def); };
+  auto c = [](const char* doc, const char* def) { return quantity(dims::heat_capacity(), doc, def); };
+  auto a = [](const char* doc, const char* def) { return quantity(dims::area(), doc, def); };
+  auto h = [](const char* doc, const char* def) { return quantity(dims::heat_transfer_coefficient(), doc, def); };
+  return object(
+      "phone package (model: phone): the floorplan's blocks under a frame, battery, display (skin_front) and back "
+      "cover (skin_back); illustrative defaults for a 150 x 70 mm phone",
+      {opt("r_soc_frame", r("die to frame through TIM and shield, shared by block area", "2.5 K/W")),
+       opt("r_frame_front", r("frame to display glass", "4 K/W")),
+       opt("r_frame_back", r("frame to back cover", "3 K/W")),
+       opt("r_frame_battery", r("frame to battery", "1.5 K/W")),
+       opt("r_battery_back", r("battery to back cover", "2 K/W")),
+       opt("c_frame", c("frame", "27 J/K")), opt("c_battery", c("battery", "45 J/K")),
+       opt("c_front", c("display glass and panel", "16 J/K")), opt("c_back", c("back cover", "12 J/K")),
+       opt("area_front", a("display area losing heat", "0.0105 m^2")),
+       opt("area_back", a("back-cover area losing heat", "0.0105 m^2")),
+       opt("h_front", h("film coefficient of the display (convection and radiation)", "10 W/(m^2*K)")),
+       opt("h_back", h("film coefficient of the back cover", "8 W/(m^2*K)"))});
+}
+
+schema_ptr datacenter_schema() {
+  auto die = object("a die with its own package and heat sink",
+                    {opt("blocks", list_of(str("floorplan block"), "its floorplan blocks (default: the block named "
+                                                                   "like the die)")),
+                     opt("package", object("changes to thermal.package for this die (same keys; r_convec at the "
+                                           "fans' reference speed)",
+                                           package_schema()->fields))});
+  auto fan = object(
+      "the fans of each stream (affinity laws: flow ~ speed, power ~ speed^3)",
+      {opt("flow", quantity(dims::volume_flow(), "air flow through one stream at speed 1", "0.02 m^3/s")),
+       opt("power", quantity(dims::power(), "electrical power of one stream's fans at speed 1", "15 W", 0.0, false)),
+       opt("speed", number("relative speed without a fan zone", "1", 0.01)),
+       opt("min_speed", number("a fan zone's lowest speed", "0.3", 0.01)),
+       opt("max_speed", number("a fan zone's highest speed", "1", 0.01)),
+       opt("levels", integer("a fan zone's speeds, min_speed to max_speed evenly (its cooling states)", "8", 2))});
+  return object(
+      "datacenter air path (model: datacenter): every die under its own HotSpot package and heat sink; the sinks of a "
+      "stream in series, each inlet preheated by the heat upstream (Q / (m_dot c_p)); the fans set every sink's "
+      "convection resistance (r_convec * speed^-flow_exponent) and draw fan power (a `fans` row of power)",
+      {req("dies", map_of(die, "dies by name")),
+       req("streams", map_of(list_of(str("die"), "dies upstream first"), "air streams by name")),
+       opt("fan", fan),
+       opt("flow_exponent", number("n in r_convec ~ flow^-n (turbulent: 0.8)", "0.8", 0.0))});
+}
+
+schema_ptr thermal_schema() {
+  auto blk = object("floorplan block (origin bottom-left)",
+                    {req("name", str("block name")),
+                     req("x", quantity(dims::length(), "left edge", std::nullopt, 0.0, false)),
+                     req("y", quantity(dims::length(), "bottom edge", std::nullopt, 0.0, false)),
+                     req("width", quantity(dims::length(), "width")),
+                     req("height", quantity(dims::length(), "height"))});
+  auto package = package_schema();
   auto solver = object("transient solver",
                        {opt("method", enumeration({"auto", "exponential", "backward_euler"},
                                                   "exact exponential stepping (dense), implicit Euler sub-steps "
@@ -330,7 +380,19 @@ schema_ptr thermal_schema() {
                  opt("package", package),
                  opt("power_map", map_of(str("floorplan block"), "component -> block receiving its power "
                                                                "(default: the block of the same name)")),
-                 opt("initial", enumeration({"ambient", "steady"}, "initial temperatures", "ambient")),
+                 opt("model", enumeration({"hotspot", "phone", "datacenter"},
+                                          "package around the floorplan: HotSpot's block model, a phone (die under a "
+                                          "frame, battery and case with skin nodes), or a datacenter air path (dies "
+                                          "with own packages and heat sinks in series, fans)",
+                                          "hotspot")),
+                 opt("phone", phone_schema()),
+                 opt("datacenter", datacenter_schema()),
+                 opt("initial", enumeration({"ambient", "steady", "file"},
+                                            "initial temperatures: the ambient, the steady state of the first control "
+                                            "period's power, or initial_file",
+                                            "ambient")),
+                 opt("initial_file", str("HotSpot .steady / -init_file (name and kelvin per line, every node of the "
+                                         "model), relative to the scenario file")),
                  opt("solver", solver)});
 }
 
@@ -340,6 +402,14 @@ schema_ptr policy_schema() {
   auto gov_name = enumeration(govs, "cpufreq governor");
   auto gov_obj = object("cpufreq governor with tunables",
                         {req("governor", gov_name), opt("tunables", map_of(number("tunable value"), "tunables by name"))});
+  auto sensor = one_of(
+      {str("block or package node (phone: skin_front, skin_back, frame, battery; datacenter: <die>.inlet)"),
+       object("sensor with lag and noise",
+              {opt("node", str("block or package node (default: the hottest block)")),
+               opt("time_constant", quantity(dims::time(), "first-order lag", "0 s", 0.0, false)),
+               opt("noise", quantity(dims::temperature(), "standard deviation of Gaussian noise (seeded)", "0 K", 0.0,
+                                     false))})},
+      "the zone's sensor: a node name, or {node, time_constant, noise} (default: the hottest block, exact)");
   std::vector<std::string> tgovs = {"none"};
   for (const auto& n : power::thermal_governor_names()) tgovs.push_back(n);
   auto thermal = object(
@@ -351,8 +421,16 @@ schema_ptr policy_schema() {
        opt("hysteresis", quantity(dims::temperature(), "trip hysteresis", "2 K", 0.0, false)),
        opt("polling_period", quantity(dims::time(), "governor period (passive delay)", "100 ms")),
        opt("sustainable_power", quantity(dims::power(), "IPA sustainable power (default: estimated)")),
-       opt("sensor", str("floorplan block read as the zone's sensor (default: the hottest block)")),
+       opt("sensor", sensor),
        opt("domains", list_of(str("DVFS domain"), "cooling devices (default: every domain)"))});
+  auto fan_zone = object(
+      "a thermal zone whose cooling device is the fans (thermal.model: datacenter): step_wise raises the speed one "
+      "level per polling period while hot and rising",
+      {opt("governor", enumeration({"step_wise"}, "thermal governor", "step_wise")),
+       req("control_temp", temperature("trip temperature")),
+       opt("hysteresis", quantity(dims::temperature(), "trip hysteresis", "2 K", 0.0, false)),
+       opt("polling_period", quantity(dims::time(), "governor period", "1 s")),
+       opt("sensor", sensor)});
   auto power_cap = object(
       "power capping on the platform's power (RAPL PL1/PL2 style, a board limit, or a two-threshold datacenter cap)",
       {req("limit", quantity(dims::power(), "limit on the average platform power over `window` (PL1; the hard threshold)")),
@@ -368,6 +446,7 @@ schema_ptr policy_schema() {
                  opt("governors", map_of(one_of({gov_name, gov_obj}, "governor name, or {governor, tunables}"),
                                          "per-domain cpufreq governor overrides")),
                  opt("thermal", thermal),
+                 opt("fan_zone", fan_zone),
                  opt("power_cap", power_cap)});
 }
 

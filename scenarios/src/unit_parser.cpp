@@ -187,6 +187,8 @@ dimension volumetric_heat_capacity() { return make({{KG, 1}, {M, -1}, {S, -2}, {
 dimension thermal_resistance() { return make({{KG, -1}, {M, -2}, {S, 3}, {K, 1}}); }
 dimension heat_capacity() { return make({{KG, 1}, {M, 2}, {S, -2}, {K, -1}}); }
 dimension energy_per_byte() { return make({{KG, 1}, {M, 2}, {S, -2}, {BYTE, -1}}); }
+dimension heat_transfer_coefficient() { return make({{KG, 1}, {S, -3}, {K, -1}}); }
+dimension volume_flow() { return make({{M, 3}, {S, -1}}); }
 }  // namespace dims
 
 namespace {
@@ -209,6 +211,8 @@ const std::vector<std::pair<dimension, std::pair<std::string, std::string>>>& na
       {dims::thermal_resistance(), {"thermal resistance", "K/W"}},
       {dims::heat_capacity(), {"heat capacity", "J/K"}},
       {dims::energy_per_byte(), {"energy per byte", "J/B"}},
+      {dims::heat_transfer_coefficient(), {"heat transfer coefficient", "W/(m^2*K)"}},
+      {dims::volume_flow(), {"volume flow", "m^3/s"}},
   };
   return v;
 }

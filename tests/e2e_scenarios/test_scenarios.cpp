@@ -28,6 +28,7 @@ const expectation all[] = {
     {"server-llm-serving.yaml", "server-llm-serving", "--set 'duration=3 s'", "tokens/s", 8, true},
     {"server-cnn-offline.yaml", "server-cnn-offline", "--set 'duration=1 s'", "inferences/s", 8, false},
     {"server-training.yaml", "server-training", "--set 'duration=1 s'", "samples/s", 8, false},
+    {"phone-skin-throttle.yaml", "phone-skin-throttle", "--set 'duration=2 s'", "inferences/s", 4, false},
 };
 
 void check_contract(const expectation& e) {
@@ -98,6 +99,7 @@ TEST_CASE("phone LLM chat") { check_contract(all[1]); }
 TEST_CASE("server LLM serving") { check_contract(all[2]); }
 TEST_CASE("server CNN offline") { check_contract(all[3]); }
 TEST_CASE("server training") { check_contract(all[4]); }
+TEST_CASE("phone skin throttle") { check_contract(all[5]); }
 
 TEST_CASE("server LLM serving: two tensor-parallel instances, time to first token before the finish") {
   result_reader f(result_of(all[2].file, all[2].args));

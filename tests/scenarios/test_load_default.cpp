@@ -174,7 +174,10 @@ TEST_CASE("default.yaml: thermal and policy") {
   CHECK(pol.thermal.zone.switch_on_temp_K == Approx(348.15));  // control_temp - 10 K
   CHECK(pol.thermal.zone.hysteresis_K == Approx(2.0));
   CHECK(pol.thermal.zone.polling_period_s == Approx(0.1));
-  CHECK(pol.thermal.sensor.empty());
+  CHECK(pol.thermal.sensor.node.empty());
+  CHECK(pol.thermal.sensor.time_constant_s == 0.0);
+  CHECK(pol.thermal.sensor.noise_K == 0.0);
+  CHECK_FALSE(pol.fan_zone.enabled);
   CHECK(pol.thermal.domains.empty());
 }
 

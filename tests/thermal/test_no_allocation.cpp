@@ -8,6 +8,7 @@
 #include "ptsim/thermal/compact_model.hpp"
 #include "ptsim/thermal/leakage.hpp"
 #include "ptsim/thermal/package.hpp"
+#include "ptsim/thermal/plant.hpp"
 #include "ptsim/thermal/solver.hpp"
 
 #ifdef PTSIM_TEST_COUNT_MALLOC
@@ -81,4 +82,29 @@ TEST_CASE("a leakage-coupled step does not allocate either") {
   for (int k = 0; k < 100; ++k) ct.step(p);
   CHECK(allocations - before == 0);
 }
+TEST_CASE("the co-simulation's plant steps without allocating: hotspot, phone, datacenter (fans at known speeds)") {
+  for (const package_kind kind : {package_kind::hotspot, package_kind::phone, package_kind::datacenter}) {
+    thermal_config c;
+    c.kind = kind;
+    c.fp = test::three_blocks();
+    if (kind == package_kind::datacenter) {
+      c.fp = floorplan({{"a", 0.01, 0.01, 0, 0}, {"b", 0.01, 0.01, 0.01, 0}});
+      c.datacenter.dies = {{"a", {"a"}, c.package}, {"b", {"b"}, c.package}};
+      c.datacenter.streams = {{"s", {"a", "b"}}};
+    }
+    plant pl(c);
+    pl.start(1e-3);
+    const std::vector<double> P(c.fp.size(), 2.0);
+    pl.set_fan_speed(1.0);  // a first visit to a speed builds its solvers
+    pl.set_fan_speed(0.5);
+    pl.step(P.data());
+    const long before = allocations;
+    for (int k = 0; k < 100; ++k) {
+      if (k == 50) pl.set_fan_speed(1.0);  // already built: no allocation
+      pl.step(P.data());
+    }
+    CHECK(allocations == before);
+  }
+}
+
 #endif

@@ -13,8 +13,8 @@
 #include "ptsim/power/power_cap.hpp"
 #include "ptsim/power/thermal_governor.hpp"
 #include "ptsim/scenarios/scenario.hpp"
-#include "ptsim/thermal/rc_network.hpp"
-#include "ptsim/thermal/solver.hpp"
+#include "ptsim/thermal/plant.hpp"
+#include "ptsim/thermal/sensor.hpp"
 
 namespace ptsim::cosim {
 
@@ -48,8 +48,16 @@ class control_loop {
   ~control_loop();
 
   const std::vector<std::string>& domain_names() const { return domain_names_; }
+  /// Power rows: the platform's components (the tick's inputs, in this order), then
+  /// "fans" when the thermal model has fans.
   const std::vector<std::string>& component_names() const { return component_names_; }
+  /// How many leading component_names() take inputs (the platform's components).
+  std::size_t input_components() const { return inputs_; }
   const std::vector<std::string>& block_names() const { return block_names_; }
+  /// Package nodes reported besides the blocks (phone skins, datacenter inlets); may be empty.
+  const std::vector<std::string>& node_names() const { return plant_.node_names(); }
+  /// Thermal zones with a governor: "thermal" (frequency ceilings), "fans" (fan speed).
+  const std::vector<std::string>& zone_names() const { return zone_names_; }
   /// Starting point (Hz, V) of each domain: its governor's choice with no load.
   /// Called once, before the first tick.
   std::vector<std::pair<double, double>> initial_points();
@@ -64,6 +72,11 @@ class control_loop {
   const std::vector<double>& component_power_W() const { return comp_power_; }
   double platform_power_W() const { return platform_power_; }
   const std::vector<double>& block_temperature_K() const { return block_temp_; }
+  const std::vector<double>& node_temperature_K() const { return plant_.node_temperatures_K(); }
+  /// What each zone's sensor reads now (lag and noise included), like zone_names().
+  const std::vector<double>& zone_sensor_K() const { return zone_reading_; }
+  bool has_fans() const { return plant_.has_fans(); }
+  double fan_speed() const { return plant_.fan_speed(); }
   const std::vector<double>& domain_utilization() const { return dom_util_; }
   const std::vector<double>& domain_avg_hz() const { return dom_hz_; }
   const std::vector<double>& domain_avg_volts() const { return dom_v_; }
@@ -79,7 +92,11 @@ class control_loop {
  private:
   struct component;
   struct domain;
+  struct zone_reader;
   void thermal_governor_update(double now_s);
+  void fan_zone_update(double now_s);
+  /// Every zone's sensor sees the temperatures of the step just taken.
+  void update_sensors(bool reset);
   void power_cap_update();
   /// Power of domain d at each of its OPPs under its last activity, at current temperatures.
   void estimate_power_at_opps(std::size_t d, std::vector<double>& out) const;
@@ -88,11 +105,19 @@ class control_loop {
   double period_s_;
   std::vector<std::string> domain_names_, component_names_, block_names_;
   std::vector<component> comps_;
+  std::size_t inputs_ = 0;  // comps_.size(), readable where component is incomplete
   std::vector<domain> doms_;
-  thermal::rc_network net_;
-  std::unique_ptr<thermal::transient_solver> solver_;
-  std::vector<double> node_power_;
+  thermal::plant plant_;
+  std::vector<double> block_power_;
+  std::vector<zone_reader> zones_;  // [0] thermal (if any), then fans (if any)
+  std::vector<std::string> zone_names_;
+  std::vector<double> zone_reading_;
   std::unique_ptr<power::thermal_governor> tgov_;
+  std::size_t tzone_ = 0, fzone_ = 0;  // their indices in zones_
+  std::unique_ptr<power::thermal_governor> fan_gov_;
+  power::opp_table fan_levels_;  // the fan zone's states as a cooling device's "OPPs"
+  std::vector<power::cooling_device> fan_cooling_;
+  double next_fan_poll_s_ = 0;
   std::vector<power::cooling_device> cooling_;
   std::vector<std::size_t> cooling_domain_;
   double next_thermal_poll_s_ = 0;

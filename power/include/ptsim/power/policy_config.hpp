@@ -24,17 +24,36 @@ struct governor_choice {
   tunables values;
 };
 
+/// What a thermal zone reads: a floorplan block or a package node (a phone's skin), seen
+/// through a first-order lag and with Gaussian noise (thermal/sensor.hpp).
+struct zone_sensor {
+  std::string node;              ///< block or package node; empty = the hottest block
+  double time_constant_s = 0.0;  ///< 0: no lag
+  double noise_K = 0.0;          ///< standard deviation; 0: exact
+};
+
 struct thermal_policy_config {
   std::string governor = "none";  ///< "none", "step_wise" or "power_allocator"
   thermal_zone_config zone;
-  std::string sensor;                ///< block name; empty = hottest block
+  zone_sensor sensor;
   std::vector<std::string> domains;  ///< cooling devices; empty = every domain
+};
+
+/// A second zone whose cooling device is the fans (datacenter models): step_wise raises
+/// the fan speed one level per polling period while hot and rising, and lowers it once
+/// below control_temp - hysteresis and falling.
+struct fan_zone_config {
+  bool enabled = false;
+  std::string governor = "step_wise";
+  thermal_zone_config zone;
+  zone_sensor sensor;
 };
 
 struct policy_config {
   governor_choice default_governor;
   std::map<std::string, governor_choice> per_domain;
   thermal_policy_config thermal;
+  fan_zone_config fan_zone;
   std::optional<power_cap_config> power_cap;  ///< none when the scenario sets no limit
   /// The governor of a domain: its own override, else the default.
   const governor_choice& governor_for(const std::string& domain) const {

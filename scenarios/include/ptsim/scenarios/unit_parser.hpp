@@ -35,6 +35,8 @@ dimension volumetric_heat_capacity();  ///< J/(m^3*K)
 dimension thermal_resistance();    ///< K/W
 dimension heat_capacity();         ///< J/K
 dimension energy_per_byte();       ///< J/B
+dimension heat_transfer_coefficient();  ///< W/(m^2*K)
+dimension volume_flow();           ///< m^3/s
 }  // namespace dims
 
 struct parsed_quantity {

@@ -16,7 +16,8 @@
 //
 // A die's inlet enters its network as extra power g_amb,i (T_air,k - T_in) on its ambient-linked
 // nodes, which is exactly a change of that die's ambient. Fan power is returned for the power
-// side to account; it does not heat the air here. Not wired into scenarios yet.
+// side to account; it does not heat the air here. The co-simulation uses it through
+// thermal::plant (thermal.model: datacenter); a fan zone changes the speed with set_fan_speed().
 #include <memory>
 #include <string>
 #include <vector>
@@ -64,8 +65,14 @@ class air_stream {
   explicit air_stream(const air_stream_config& cfg);
   ~air_stream();
 
-  std::size_t dies() const { return models_.size(); }
-  const compact_model& model(std::size_t k) const { return models_.at(k); }
+  std::size_t dies() const { return models().size(); }
+  const compact_model& model(std::size_t k) const { return models().at(k); }
+  const std::string& die_name(std::size_t k) const { return cfg_.dies.at(k).name; }
+  double fan_speed() const { return speeds_[cur_].speed; }
+  /// Changes the fan speed (> 0): the sinks' convection resistances follow. Node temperatures
+  /// carry over. The models and solvers of a speed are built on its first use and kept, so
+  /// switching between a few speeds (a fan zone's levels) allocates only the first time.
+  void set_fan_speed(double s);
   /// Air mass flow times c_p (W/K): the air warms by Q / this.
   double air_capacity_rate_W_per_K() const;
   double fan_power_W() const;
@@ -81,15 +88,25 @@ class air_stream {
   void start_transient(double dt_s);
   void step(const std::vector<std::vector<double>>& block_W);
   const std::vector<double>& temperatures(std::size_t die) const;
+  /// Sets die k's node temperatures (K) after start_transient (initial state).
+  void set_temperatures(std::size_t die, const std::vector<double>& T_K);
   /// Air temperature that reached each die in the last step (K).
   const std::vector<double>& inlets_K() const { return inlets_; }
   /// Heat each die's sink gave the air in the last step (W, mean over the step).
   const std::vector<double>& heat_to_air_W() const { return heat_; }
 
  private:
+  struct at_speed {
+    double speed;
+    std::vector<compact_model> models;
+    std::vector<std::unique_ptr<transient_solver>> solvers;  // empty before start_transient
+  };
+  const std::vector<compact_model>& models() const { return speeds_[cur_].models; }
+  at_speed build(double s) const;
   air_stream_config cfg_;
-  std::vector<compact_model> models_;
-  std::vector<std::unique_ptr<transient_solver>> solvers_;
+  std::vector<at_speed> speeds_;
+  std::size_t cur_ = 0;
+  double dt_s_ = 0;  // 0 before start_transient
   std::vector<double> inlets_, heat_;
   std::vector<double> node_p_;
 };
