@@ -23,7 +23,7 @@ class recorder {
   const control_loop& loop_;
   int ticks_per_record_;
   int ticks_ = 0;
-  std::vector<double> power_, hz_, volts_, util_, temp_c_, throttled_;
+  std::vector<double> power_, hz_, volts_, util_, temp_c_, throttled_, low_power_, wall_;
 };
 
 /// Operator executions (the `ops` table, when recording), where each compute unit's time
