@@ -49,8 +49,27 @@ void resolve_domains(const view& platform, scenario& sc) {
           bad_point = true;
           continue;
         }
+        // opp-microvolt is the target, or <target min max>: the target is what runs.
+        const view uv = o.at("opp-microvolt");
+        long long target = 0;
+        if (uv.is_scalar()) {
+          target = o.integer("opp-microvolt");
+        } else {
+          const auto vals = uv.items();
+          if (vals.size() != 1 && vals.size() != 3) {
+            uv.fail("expected <target> or <target min max> (1 or 3 values), found " + std::to_string(vals.size()));
+            bad_point = true;
+            continue;
+          }
+          target = std::stoll(vals[0].scalar());
+          if (vals.size() == 3 && !(std::stoll(vals[1].scalar()) <= target && target <= std::stoll(vals[2].scalar()))) {
+            uv.fail("the target voltage must lie within [min, max]");
+            bad_point = true;
+            continue;
+          }
+        }
         const power::opp_table one = power::opp_table_from_dt(
-            {{static_cast<std::uint64_t>(o.integer("opp-hz")), static_cast<std::uint64_t>(o.integer("opp-microvolt"))}});
+            {{static_cast<std::uint64_t>(o.integer("opp-hz")), static_cast<std::uint64_t>(target)}});
         points.push_back({units::hertz(one.frequency_hz(0)), units::volts(one.voltage_v(0))});
       } else if (!o.has("freq") || !o.has("volt")) {
         o.fail(std::string("missing required key '") + (o.has("freq") ? "volt" : "freq") +

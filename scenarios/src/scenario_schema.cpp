@@ -215,8 +215,11 @@ schema_ptr platform_schema() {
                     {opt("freq", quantity(dims::frequency(), "frequency")),
                      opt("volt", quantity(dims::voltage(), "voltage")),
                      opt("opp-hz", integer("frequency in Hz (device-tree opp-hz)", std::nullopt, 1)),
-                     opt("opp-microvolt", integer("voltage in microvolts (device-tree opp-microvolt, the target value)",
-                                                  std::nullopt, 1))});
+                     opt("opp-microvolt",
+                         one_of({integer("voltage in microvolts (device-tree opp-microvolt)", std::nullopt, 1),
+                                 list_of(integer("microvolts", std::nullopt, 1),
+                                         "<target min max> in microvolts, as device trees write it")},
+                                "voltage in microvolts: target, or [target, min, max]"))});
   auto domain = object(
       "DVFS domain",
       {req("opps", list_of(opp, "operating points (V-f table)")),

@@ -18,7 +18,7 @@ const std::string big_opps_plain =
 const std::string big_opps_dt =
     "        - { opp-hz: 500000000, opp-microvolt: 500000 }\n"
     "        - { opp-hz: 851000000, opp-microvolt: 556250 }\n"
-    "        - { opp-hz: 984000000, opp-microvolt: 575000 }\n";
+    "        - { opp-hz: 984000000, opp-microvolt: [ 575000, 575000, 1100000 ] }\n";  // <target min max>
 
 const ps::component_power& power_of(const ps::scenario& sc, const std::string& name) {
   for (const auto& c : sc.power)
@@ -67,6 +67,13 @@ TEST_CASE("a device-tree OPP missing its voltage, or mixing the two forms, is re
     CHECK(d.line == at.line);
     CHECK(d.column == at.column);
     CHECK(contains(d.message, "not both forms"));
+  }
+  SUBCASE("a <target min max> whose target is outside its range") {
+    const std::string text = replace_once(default_text(), "        - { freq: \"851 MHz\",  volt: \"556.25 mV\" }\n",
+                                          "        - { opp-hz: 851000000, opp-microvolt: [ 556250, 600000, 700000 ] }\n");
+    const auto d = only_at(load_errors(text), "platform.domains.big.opps[1].opp-microvolt");
+    CHECK(d.line == position_of(text, "[ 556250, 600000, 700000 ]").line);
+    CHECK(contains(d.message, "within [min, max]"));
   }
   SUBCASE("a voltage that is not an integer of microvolts") {
     const std::string text = replace_once(default_text(), "        - { freq: \"851 MHz\",  volt: \"556.25 mV\" }\n",
