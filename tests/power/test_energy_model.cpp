@@ -32,7 +32,7 @@ TEST_CASE("EM formula P[uW] = C * mV^2 * MHz / 1e6, by hand") {
 }
 
 TEST_CASE("EM formula reproduces the gs101 tables to the mW") {
-  const std::vector<std::pair<double, std::vector<em_row>>> clusters = {
+  const std::vector<std::tuple<double, std::vector<em_row>>> clusters = {
       // cluster2, Cortex-X1, C = 650: the full table
       {650,
        {{500, 500000, 81},     {851, 556250, 171},   {984, 575000, 211},   {1106, 606250, 264},
