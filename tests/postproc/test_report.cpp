@@ -201,7 +201,8 @@ TEST_CASE("a replicate group: mean ± CI in tables, ci95 columns in csv, runs an
   CHECK(json.find("\"avg_power_W\": null") != std::string::npos);
   CHECK(json.find("\"domains\": {") != std::string::npos);
   CHECK(json.find("\"big\": {\"throttled_fraction\": 0.375, \"throttled_thermal_fraction\": 0.25, "
-                  "\"throttled_power_fraction\": 0.125}") != std::string::npos);
+                  "\"throttled_power_fraction\": 0.125, \"time_lost_thermal_s\": 0, \"time_lost_power_s\": 0, "
+                  "\"busy_s\": 0}") != std::string::npos);
   CHECK(json.find("\"npu\": {\"busy_s\": 1.875, \"compute_bound_s\": 1.25, \"memory_bound_s\": 0.5, "
                   "\"interconnect_bound_s\": 0.0625, \"dvfs_stall_s\": 0.03125, \"idle_exit_s\": 0.03125, "
                   "\"idle_s\": 1.125, \"ops\": 4000}") != std::string::npos);
