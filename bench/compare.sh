@@ -46,6 +46,14 @@ for isl in 128 2048; do
   echo "| Llama-2-70B first token | FP8, TP4, batch 1, input $isl | $(figure "$tmp/ttft_$isl.h5" 'np.median(ttft)*1e3') ms | $([[ $isl == 128 ]] && echo 26 || echo 109) ms (TensorRT-LLM perf doc, v0.5) |"
 done
 
+a15=()
+for mhz in 700 1000 1400 1800; do
+  run a15_$mhz "$root/bench/comparisons/exynos5422-a15-cluster.yaml" \
+    --set policy.governors.a15.governor=userspace --set policy.governors.a15.tunables.setspeed_hz=${mhz}e6
+  a15+=("$(figure "$tmp/a15_$mhz.h5" 's["avg_power_W"]')")
+done
+echo "| Exynos 5422 A15 cluster, 4 cores busy | 700 / 1000 / 1400 / 1800 MHz | ${a15[0]} / ${a15[1]} / ${a15[2]} / ${a15[3]} W | 1.71 / 2.53 / 4.02 / 6.37 W above idle, at the wall (sbc-bench, ODROID-HC2, 7-zip) |"
+
 run resnet "$root/scenarios/server-cnn-offline.yaml"
 echo "| ResNet-50 offline, 8x H100 | INT8, batches of 2048 | $(figure "$tmp/resnet.h5" 's["throughput"]') img/s | 707,695 samples/s (MLPerf Inference v4.1, HPE XD670, closed) |"
 

@@ -29,6 +29,7 @@ struct control_loop::component {
   std::unique_ptr<power::compute_power_model> cmodel;
   std::unique_ptr<power::memory_power_model> mmodel;
   double stall_activity = 0.3;
+  std::vector<power::idle_state> idle_states;  // compute only
   std::size_t block = 0;
 };
 
@@ -87,6 +88,7 @@ control_loop::control_loop(const scenarios::scenario& sc)
     if (c.compute) {
       c.cmodel = std::make_unique<power::compute_power_model>(cp.compute);
       c.stall_activity = cp.compute.stall_activity;
+      c.idle_states = cp.idle_states;
       for (const auto& u : sc.platform.units)
         if (u.name == c.name) c.domain = domain_index(u.domain);
       doms_[c.domain].comps.push_back(comps_.size());
@@ -173,6 +175,7 @@ control_loop::control_loop(const scenarios::scenario& sc)
   }
 
   comp_power_.assign(component_names_.size(), 0.0);
+  low_power_share_.assign(component_names_.size(), 0.0);
   dom_util_.assign(doms_.size(), 0.0);
   dom_hz_.assign(doms_.size(), 0.0);
   dom_v_.assign(doms_.size(), 0.0);
@@ -216,7 +219,7 @@ const std::vector<dvfs_decision>& control_loop::tick(double now_s, const std::ve
   std::fill(dom_util_.begin(), dom_util_.end(), 0.0);
   platform_power_ = 0;
   for (std::size_t i = 0; i < comps_.size(); ++i) {
-    const component& c = comps_[i];
+    component& c = comps_[i];
     double p;
     if (c.compute) {
       const domain_input& di = dom_in[c.domain];
@@ -224,11 +227,24 @@ const std::vector<dvfs_decision>& control_loop::tick(double now_s, const std::ve
       const double act = std::min(1.0, c.cmodel->activity(in[i].compute_share, in[i].stall_share + in[i].overhead_share));
       // C * avg(V^2 f) * a, through the model's C V^2 f a with V = sqrt(avg(V^2 f)/avg f).
       const double v_eff = di.avg_hz > 0 ? std::sqrt(di.avg_v2f / di.avg_hz) : di.avg_volts;
-      p = c.cmodel->dynamic_W(v_eff, di.avg_hz, act) + c.cmodel->leakage_W(di.avg_volts, block_temp_[c.block]);
+      const double leak = c.cmodel->leakage_W(di.avg_volts, block_temp_[c.block]);
+      // Idle states: for the time resident in state s the unit draws s's power instead of
+      // its leakage (its dynamic power is zero while idle).
+      //   P = P_dyn + P_leak * (1 - sum_s r_s) + sum_s P_s * r_s,   r_s = residency / T
+      double resident = 0, idle_W = 0;
+      for (std::size_t s = 0; s < in[i].idle_s.size() && s < c.idle_states.size(); ++s) {
+        const double r = in[i].idle_s[s] / period_s_;
+        resident += r;
+        idle_W += c.idle_states[s].power_at(leak) * r;
+      }
+      resident = std::min(1.0, resident);
+      p = c.cmodel->dynamic_W(v_eff, di.avg_hz, act) + leak * (1.0 - resident) + idle_W;
+      low_power_share_[i] = resident;
       dom_util_[c.domain] = std::max(dom_util_[c.domain], busy);
       doms_[c.domain].last_activity = std::max(doms_[c.domain].last_activity, act);
     } else {
-      p = c.mmodel->power_W(in[i].bytes_read, in[i].bytes_written, period_s_);
+      p = c.mmodel->step_W(in[i].bytes_read, in[i].bytes_written, period_s_);
+      low_power_share_[i] = c.mmodel->in_self_refresh() ? 1.0 : 0.0;
     }
     comp_power_[i] = p;
     platform_power_ += p;
@@ -238,6 +254,8 @@ const std::vector<dvfs_decision>& control_loop::tick(double now_s, const std::ve
     comp_power_.back() = plant_.fan_power_W();
     platform_power_ += comp_power_.back();
   }
+  // Wall power after the fans: they draw through the same supply.
+  wall_power_ = power::wall_power_W(sc_.supply, platform_power_);
   for (std::size_t d = 0; d < doms_.size(); ++d) {
     dom_hz_[d] = dom_in[d].avg_hz;
     dom_v_[d] = dom_in[d].avg_volts;

@@ -7,16 +7,35 @@
 
 namespace ptsim::cosim {
 
+// The unit's cpuidle governor (plain C++, power/idle_states) behind the TLM hook.
+struct loop_module::idle_adapter : tlm::idle_selector {
+  idle_adapter(std::vector<power::idle_state> st, double limit_s) : gov(std::move(st), limit_s) {}
+  int select() override { return gov.select(); }
+  void reflect(double idle_s) override { gov.reflect(idle_s); }
+  power::idle_governor gov;
+};
+
+loop_module::~loop_module() = default;
+
 loop_module::loop_module(sc_core::sc_module_name name, control_loop& loop, tlm::platform& plat, double period_s,
-                         const std::vector<double>& transition_latency_s)
+                         const std::vector<double>& transition_latency_s,
+                         const std::vector<scenarios::component_power>& power)
     : sc_module(name), loop_(loop), plat_(plat), period_s_(period_s), latency_s_(transition_latency_s) {
   // The platform's components; power rows after them (fans) have no activity to gather.
   for (std::size_t ci = 0; ci < loop.input_components(); ++ci) {
     const std::string& c = loop.component_names()[ci];
     tlm::activity_ledger* l = nullptr;
     bool compute = false;
+    tlm::compute_unit* unit = nullptr;
     for (const auto& u : plat.units())
-      if (c == u->basename()) l = &u->ledger(), compute = true;
+      if (c == u->basename()) l = &u->ledger(), compute = true, unit = u.get();
+    units_.push_back(unit);
+    idle_seen_s_.emplace_back(unit ? unit->config().idle_states.size() : 0, 0.0);
+    for (const auto& cp : power)
+      if (unit && cp.component == c && !cp.idle_states.empty()) {
+        idle_govs_.push_back(std::make_unique<idle_adapter>(cp.idle_states, cp.idle_latency_limit_s));
+        unit->set_idle_selector(idle_govs_.back().get());
+      }
     for (const auto& i : plat.interconnects())
       if (c == i->basename()) l = &i->ledger();
     for (const auto& m : plat.memories())
@@ -56,6 +75,16 @@ void loop_module::tick() {
     c.overhead_share = a.overhead_s / period_s_;
     c.bytes_read = a.bytes_read;
     c.bytes_written = a.bytes_written;
+    // Idle residency in the period: the unit's running totals up to now, less last tick's.
+    if (tlm::compute_unit* u = units_[i]) {
+      auto& seen = idle_seen_s_[i];
+      c.idle_s.resize(seen.size());
+      for (std::size_t s = 0; s < seen.size(); ++s) {
+        const double total = u->idle_state_seconds(s, now);
+        c.idle_s[s] = total - seen[s];
+        seen[s] = total;
+      }
+    }
   }
   for (std::size_t d = 0; d < clocks_.size(); ++d) {
     const auto avg = clocks_[d]->collect(now);

@@ -3,6 +3,7 @@
 // platform's activity for the period just ended, runs control_loop::tick, and applies
 // its DVFS decisions to the domain clocks (effective after the transition latency).
 #include <functional>
+#include <memory>
 #include <systemc>
 #include <vector>
 
@@ -13,8 +14,12 @@ namespace ptsim::cosim {
 
 class loop_module : public sc_core::sc_module {
  public:
+  /// `power` gives each compute unit's idle states: the module runs a cpuidle governor
+  /// for every unit that has some.
   loop_module(sc_core::sc_module_name name, control_loop& loop, tlm::platform& plat, double period_s,
-              const std::vector<double>& transition_latency_s);
+              const std::vector<double>& transition_latency_s,
+              const std::vector<scenarios::component_power>& power);
+  ~loop_module() override;
   /// Called after every tick (recording, progress, summary accumulation).
   std::function<void(double now_s, const std::vector<dvfs_decision>&)> after_tick;
   /// Set when the loop failed (e.g. thermal runaway); the simulation is stopped.
@@ -33,6 +38,10 @@ class loop_module : public sc_core::sc_module {
   // component index -> where its activity comes from
   std::vector<tlm::activity_ledger*> ledgers_;
   std::vector<bool> is_compute_;
+  std::vector<tlm::compute_unit*> units_;           // component index -> unit (null: not compute)
+  std::vector<std::vector<double>> idle_seen_s_;    // per unit and state: residency already taken
+  struct idle_adapter;
+  std::vector<std::unique_ptr<idle_adapter>> idle_govs_;
   std::vector<tlm::domain_clock*> clocks_;
   std::vector<component_input> comp_in_;
   std::vector<domain_input> dom_in_;

@@ -18,6 +18,10 @@ postproc::timeseries_layout timeseries_layout_for(const control_loop& loop) {
       {"voltage", "domain", "V", "domain supply voltage, mean over the record period"},
       {"utilization", "domain", "1", "busy share of the domain's busiest unit, mean over the record period"},
       {"throttled", "domain", "1", "share of the record period with the domain below its governor's request"},
+      {"low_power_residency", "component", "1",
+       "share of the record period in a low-power state: compute units in an idle state, memories in self-refresh"},
+      {"wall_power", "", "W", "power drawn at the wall (platform power through the VR and PSU efficiencies), mean "
+                              "over the record period"},
   };
   // Only where the model has them (an empty dimension is not worth a variable).
   if (!loop.node_names().empty()) {
@@ -41,6 +45,8 @@ postproc::timeseries_layout timeseries_layout_for(const control_loop& loop) {
 recorder::recorder(postproc::result_writer& w, const control_loop& loop, int ticks_per_record)
     : w_(w), loop_(loop), ticks_per_record_(ticks_per_record) {
   power_.assign(loop.component_names().size(), 0.0);
+  low_power_.assign(power_.size(), 0.0);
+  wall_.assign(1, 0.0);
   hz_.assign(loop.domain_names().size(), 0.0);
   volts_.assign(hz_.size(), 0.0);
   util_.assign(hz_.size(), 0.0);
@@ -49,7 +55,8 @@ recorder::recorder(postproc::result_writer& w, const control_loop& loop, int tic
   node_c_.assign(loop.node_names().size(), 0.0);
   zone_c_.assign(loop.zone_names().size(), 0.0);
   fan_.assign(loop.has_fans() ? 1 : 0, 0.0);
-  values_ = {temp_c_.data(), power_.data(), hz_.data(), volts_.data(), util_.data(), throttled_.data()};
+  values_ = {temp_c_.data(), power_.data(), hz_.data(), volts_.data(), util_.data(), throttled_.data(),
+             low_power_.data(), wall_.data()};
   if (!node_c_.empty()) values_.push_back(node_c_.data());
   if (!zone_c_.empty()) values_.push_back(zone_c_.data());
   if (!fan_.empty()) values_.push_back(fan_.data());
@@ -58,6 +65,9 @@ recorder::recorder(postproc::result_writer& w, const control_loop& loop, int tic
 void recorder::after_tick(double now_s) {
   const auto& p = loop_.component_power_W();
   for (std::size_t i = 0; i < p.size(); ++i) power_[i] += p[i];
+  const auto& lp = loop_.component_low_power_share();
+  for (std::size_t i = 0; i < lp.size(); ++i) low_power_[i] += lp[i];
+  wall_[0] += loop_.wall_power_W();
   for (std::size_t d = 0; d < hz_.size(); ++d) {
     hz_[d] += loop_.domain_avg_hz()[d];
     volts_[d] += loop_.domain_avg_volts()[d];
@@ -66,7 +76,7 @@ void recorder::after_tick(double now_s) {
   }
   if (++ticks_ < ticks_per_record_) return;
   const double n = ticks_;
-  for (auto* v : {&power_, &hz_, &volts_, &util_, &throttled_})
+  for (auto* v : {&power_, &hz_, &volts_, &util_, &throttled_, &low_power_, &wall_})
     for (double& x : *v) x /= n;
   const auto& T = loop_.block_temperature_K();
   for (std::size_t b = 0; b < T.size(); ++b) temp_c_[b] = T[b] - units::zero_celsius_in_kelvin;
@@ -76,7 +86,8 @@ void recorder::after_tick(double now_s) {
   for (std::size_t i = 0; i < Z.size(); ++i) zone_c_[i] = Z[i] - units::zero_celsius_in_kelvin;
   if (!fan_.empty()) fan_[0] = loop_.fan_speed();
   w_.append_sample(now_s, values_);
-  for (auto* v : {&power_, &hz_, &volts_, &util_, &throttled_}) std::fill(v->begin(), v->end(), 0.0);
+  for (auto* v : {&power_, &hz_, &volts_, &util_, &throttled_, &low_power_, &wall_})
+    std::fill(v->begin(), v->end(), 0.0);
   ticks_ = 0;
 }
 

@@ -23,7 +23,7 @@ class recorder {
   const control_loop& loop_;
   int ticks_per_record_;
   int ticks_ = 0;
-  std::vector<double> power_, hz_, volts_, util_, temp_c_, throttled_, node_c_, zone_c_, fan_;
+  std::vector<double> power_, hz_, volts_, util_, temp_c_, throttled_, low_power_, wall_, node_c_, zone_c_, fan_;
   std::vector<const double*> values_;  // one per layout variable, in its order
 };
 

@@ -77,7 +77,7 @@ run_outcome run_scenario(const scenarios::scenario& sc, const run_options& opts)
   plat.workload().on_drop = [&](const std::string& stream, double t) {
     writer.add_event({t, "drop", stream, "request dropped: queue full", 0});
   };
-  loop_module lm("control_loop", loop, plat, T, latency);
+  loop_module lm("control_loop", loop, plat, T, latency, sc.power);
   const int ticks_per_record = static_cast<int>(std::lround(sc.record_period.value() / T));
   recorder rec(writer, loop, ticks_per_record);
   writer.set_ops_limit(opts.ops_limit);
@@ -94,6 +94,7 @@ run_outcome run_scenario(const scenarios::scenario& sc, const run_options& opts)
     if (opts.record) rec.after_tick(now);
     activity.after_tick(loop, T);
     totals.energy_J += loop.platform_power_W() * T;
+    totals.wall_energy_J += loop.wall_power_W() * T;
     for (std::size_t i = 0; i < component_energy_J.size(); ++i) component_energy_J[i] += loop.component_power_W()[i] * T;
     totals.peak_power_W = std::max(totals.peak_power_W, loop.platform_power_W());
     for (double t : loop.block_temperature_K()) totals.peak_temperature_K = std::max(totals.peak_temperature_K, t);

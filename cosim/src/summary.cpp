@@ -31,6 +31,8 @@ postproc::run_summary summarize(const run_totals& t) {
   s.metrics["energy_J"] = {t.energy_J, "J"};
   s.metrics["avg_power_W"] = {avg_power, "W"};
   s.metrics["peak_power_W"] = {t.peak_power_W, "W"};
+  s.metrics["wall_energy_J"] = {t.wall_energy_J, "J"};
+  s.metrics["avg_wall_power_W"] = {t.duration_s > 0 ? t.wall_energy_J / t.duration_s : 0, "W"};
   s.metrics["throughput"] = {throughput, t.throughput_units};
   s.metrics["perf_per_watt"] = {avg_power > 0 ? throughput / avg_power : 0, per_joule};
   s.metrics["latency_p50_s"] = {percentile(t.latencies_s, 50), "s"};

@@ -10,6 +10,7 @@ namespace ptsim::cosim {
 struct run_totals {
   double duration_s = 0;
   double energy_J = 0;
+  double wall_energy_J = 0;  ///< at the wall, through the VR and PSU
   double peak_power_W = 0;
   double peak_temperature_K = 0;
   double throttled_s = 0;          ///< time with any domain below its request

@@ -433,12 +433,11 @@ double report_value(const labelled_summary& e, const std::string& name) {
     return m ? m->value : nan;
   }
   const std::string what = name.substr(0, open), label = name.substr(open + 1, name.size() - open - 2);
+  // Domain quantities first; a label that is no domain falls through to the units.
   for (const auto& q : domain_quantities())
-    if (what == q.name) {
+    if (what == q.name)
       for (const auto& d : e.domains)
         if (d.domain == label) return q.get(d);
-      return nan;
-    }
   const unit_time_row* u = unit_of(e, label);
   if (!u) return nan;
   if (what == "ops") return static_cast<double>(u->ops);

@@ -154,9 +154,9 @@ std::vector<double> result_reader::variable(const std::string& name, std::size_t
   h5::handle ds = p_->open_in(layout::group_timeseries, name);
   std::vector<hsize_t> dims;
   std::vector<double> values = h5::read_doubles(ds.get(), &dims, p_->ctx);
-  if (dims.size() != 2)
-    p_->ctx.fail_plain("timeseries/" + name + " is not a (time, dim) variable");
-  if (n_cols) *n_cols = static_cast<std::size_t>(dims[1]);
+  if (dims.size() != 2 && dims.size() != 1)
+    p_->ctx.fail_plain("timeseries/" + name + " is not a (time) or (time, dim) variable");
+  if (n_cols) *n_cols = dims.size() == 2 ? static_cast<std::size_t>(dims[1]) : 1;
   return values;
 }
 
@@ -323,7 +323,8 @@ timeseries_layout result_reader::layout() const {
     v.name = name;
     v.units = h5::read_string_attr(ds.get(), layout::attr_units, ctx).value_or("");
     v.long_name = h5::read_string_attr(ds.get(), layout::attr_long_name, ctx).value_or("");
-    if (H5DSget_num_scales(ds.get(), 1) > 0)
+    h5::handle space(H5Dget_space(ds.get()), H5Sclose);
+    if (H5Sget_simple_extent_ndims(space.get()) == 2 && H5DSget_num_scales(ds.get(), 1) > 0)
       ctx.check_status(H5DSiterate_scales(ds.get(), 1, nullptr, scale_name, &v.dim),
                        "cannot read the dimensions of timeseries/" + name);
     out.variables.push_back(std::move(v));

@@ -109,7 +109,7 @@ void check_layout(const timeseries_layout& layout, const h5::context& ctx) {
   for (const auto& [dim, labels] : layout.coords) check_name(dim, "coordinate");
   for (const ts_variable& v : layout.variables) {
     check_name(v.name, "variable");
-    if (layout.coords.count(v.dim) == 0)
+    if (!v.dim.empty() && layout.coords.count(v.dim) == 0)
       ctx.fail_plain("variable '" + v.name + "' spans unknown coordinate '" + v.dim + "'");
   }
 }
@@ -264,9 +264,10 @@ void result_writer::impl::create_timeseries(const timeseries_layout& layout,
 
   for (const ts_variable& v : layout.variables) {
     variable var;
-    var.n_cols = layout.coords.at(v.dim).size();
+    // A variable over time alone is 1-D: one value per sample.
+    var.n_cols = v.dim.empty() ? 1 : layout.coords.at(v.dim).size();
     h5::extendible_spec spec;
-    spec.n_cols = var.n_cols;
+    spec.n_cols = v.dim.empty() ? 0 : var.n_cols;
     spec.chunk_rows = layout::timeseries_chunk_rows;
     spec.chunk_cache = false;
     var.ds = h5::create_extendible(ts_group.get(), v.name, spec, ctx);
@@ -274,8 +275,9 @@ void result_writer::impl::create_timeseries(const timeseries_layout& layout,
     h5::write_attr(var.ds.get(), layout::attr_long_name, v.long_name, ctx);
     ctx.check_status(H5DSattach_scale(var.ds.get(), time_ds.get(), 0),
                      "cannot attach 'time' to '" + v.name + "'");
-    ctx.check_status(H5DSattach_scale(var.ds.get(), scale_of.at(v.dim), 1),
-                     "cannot attach '" + v.dim + "' to '" + v.name + "'");
+    if (!v.dim.empty())
+      ctx.check_status(H5DSattach_scale(var.ds.get(), scale_of.at(v.dim), 1),
+                       "cannot attach '" + v.dim + "' to '" + v.name + "'");
     var.buf.reserve(layout::timeseries_chunk_rows * var.n_cols);
     vars.push_back(std::move(var));
   }

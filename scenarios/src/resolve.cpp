@@ -7,11 +7,14 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <limits>
 #include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
 
+#include "ptsim/power/dt_opp.hpp"
+#include "ptsim/power/energy_model.hpp"
 #include "ptsim/thermal/plant.hpp"
 #include "ptsim/tlm/model_zoo.hpp"
 #include "ptsim/tlm/operators.hpp"
@@ -34,8 +37,51 @@ power::leakage_params resolve_leakage(const view& v) {
 void resolve_domains(const view& platform, scenario& sc) {
   for (const auto& [name, d] : platform.at("domains").entries()) {
     std::vector<power::opp> points;
-    for (const auto& o : d.at("opps").items())
-      points.push_back({units::hertz(o.si("freq")), units::volts(o.si("volt"))});
+    bool bad_point = false;
+    for (const auto& o : d.at("opps").items()) {
+      // One form per point: ptsim's quantities, or the device tree's integers (Hz, uV).
+      const bool plain = o.has("freq") || o.has("volt"), dt = o.has("opp-hz") || o.has("opp-microvolt");
+      if (plain && dt) {
+        o.fail("give freq and volt, or opp-hz and opp-microvolt, not both forms", o.has("opp-hz") ? "opp-hz" : "opp-microvolt");
+        bad_point = true;
+      } else if (dt) {
+        if (!o.has("opp-hz") || !o.has("opp-microvolt")) {
+          o.fail(std::string("missing required key '") + (o.has("opp-hz") ? "opp-microvolt" : "opp-hz") +
+                 "' (the device-tree form needs opp-hz and opp-microvolt)");
+          bad_point = true;
+          continue;
+        }
+        // opp-microvolt is the target, or <target min max>: the target is what runs.
+        const view uv = o.at("opp-microvolt");
+        long long target = 0;
+        if (uv.is_scalar()) {
+          target = o.integer("opp-microvolt");
+        } else {
+          const auto vals = uv.items();
+          if (vals.size() != 1 && vals.size() != 3) {
+            uv.fail("expected <target> or <target min max> (1 or 3 values), found " + std::to_string(vals.size()));
+            bad_point = true;
+            continue;
+          }
+          target = std::stoll(vals[0].scalar());
+          if (vals.size() == 3 && !(std::stoll(vals[1].scalar()) <= target && target <= std::stoll(vals[2].scalar()))) {
+            uv.fail("the target voltage must lie within [min, max]");
+            bad_point = true;
+            continue;
+          }
+        }
+        const power::opp_table one = power::opp_table_from_dt(
+            {{static_cast<std::uint64_t>(o.integer("opp-hz")), static_cast<std::uint64_t>(target)}});
+        points.push_back({units::hertz(one.frequency_hz(0)), units::volts(one.voltage_v(0))});
+      } else if (!o.has("freq") || !o.has("volt")) {
+        o.fail(std::string("missing required key '") + (o.has("freq") ? "volt" : "freq") +
+               "' (an operating point needs freq and volt, or opp-hz and opp-microvolt)");
+        bad_point = true;
+      } else {
+        points.push_back({units::hertz(o.si("freq")), units::volts(o.si("volt"))});
+      }
+    }
+    if (bad_point) continue;
     power::dvfs_domain_config dc;
     dc.name = name;
     try {
@@ -73,6 +119,53 @@ void add_memory_power(scenario& sc, const std::string& name, double background_W
   sc.power.push_back(cp);
 }
 
+// Idle states: the list, or the one-state shorthand idle_exit_latency/idle_residency.
+void resolve_idle_states(const view& c, tlm::compute_unit_config& u, component_power& cp) {
+  cp.idle_latency_limit_s = c.has("idle_latency_limit") ? c.si("idle_latency_limit")
+                                                        : std::numeric_limits<double>::infinity();
+  if (c.has("idle_exit_latency") && c.has("idle_states")) {
+    c.fail("give idle_states or the idle_exit_latency shorthand, not both", "idle_exit_latency");
+    return;
+  }
+  if (!c.has("idle_exit_latency") && c.has("idle_residency")) {
+    c.fail("idle_residency goes with idle_exit_latency (or give idle_states)", "idle_residency");
+    return;
+  }
+  if (c.has("idle_exit_latency")) {
+    power::idle_state s;
+    s.name = "idle";
+    s.leakage_fraction = 1.0;
+    s.exit_latency_s = c.si("idle_exit_latency");
+    s.target_residency_s = c.si("idle_residency");
+    cp.idle_states.push_back(s);
+  }
+  const auto items = c.at("idle_states").items();
+  bool ok = true;
+  for (const auto& it : items) {
+    power::idle_state s;
+    s.name = it.str("name");
+    if (it.has("power") == it.has("leakage_fraction")) {
+      it.fail("give the state's power or its leakage_fraction (one of them)", it.has("power") ? "leakage_fraction" : "");
+      ok = false;
+      continue;
+    }
+    if (it.has("power")) s.power_W = it.si("power");
+    else s.leakage_fraction = it.num("leakage_fraction");
+    s.entry_latency_s = it.si("entry_latency");
+    s.exit_latency_s = it.si("exit_latency");
+    s.target_residency_s = it.si("target_residency");
+    cp.idle_states.push_back(s);
+  }
+  if (!ok) return;
+  try {
+    power::validate_idle_states(cp.idle_states);
+  } catch (const std::invalid_argument& e) {
+    c.fail(std::string("bad idle states: ") + e.what(), "idle_states");
+    return;
+  }
+  for (const auto& s : cp.idle_states) u.idle_states.push_back({s.name, s.entry_latency_s, s.exit_latency_s});
+}
+
 void resolve_compute(const std::string& name, const std::string& kind, const view& c, const view& domains,
                      scenario& sc) {
   tlm::compute_unit_config u;
@@ -108,17 +201,22 @@ void resolve_compute(const std::string& name, const std::string& kind, const vie
   }
   u.launch_overhead = units::seconds(c.si("launch_overhead"));
   u.tile_bytes = c.si("tile");
-  u.idle_exit_latency = units::seconds(c.si("idle_exit_latency"));
-  u.idle_residency = units::seconds(c.si("idle_residency"));
+  double dt_coefficient = -1;  // the domain's dynamic-power-coefficient, if it has one
   for (const auto& [dname, d] : domains.entries())
-    if (dname == u.domain) u.dvfs_stall = units::seconds(d.si("switch_stall"));
-  sc.platform.units.push_back(u);
+    if (dname == u.domain) {
+      u.dvfs_stall = units::seconds(d.si("switch_stall"));
+      if (d.has("dynamic-power-coefficient")) dt_coefficient = d.num("dynamic-power-coefficient");
+    }
 
   component_power cp;
   cp.component = name;
   cp.kind = component_power::model::compute;
-  if (!c.has("c_eff")) c.fail("missing required key 'c_eff' (switched capacitance, e.g. \"300 pF\")", "c_eff");
-  else cp.compute.c_eff = units::farads(c.si("c_eff"));
+  if (c.has("c_eff")) cp.compute.c_eff = units::farads(c.si("c_eff"));
+  else if (dt_coefficient >= 0) cp.compute.c_eff = power::em_c_eff(dt_coefficient, static_cast<unsigned>(u.cores));
+  else c.fail("missing required key 'c_eff' (switched capacitance, e.g. \"300 pF\"; or give the domain a "
+              "dynamic-power-coefficient)", "c_eff");
+  resolve_idle_states(c, u, cp);
+  sc.platform.units.push_back(u);
   cp.compute.stall_activity = c.num("stall_activity");
   cp.compute.leakage = resolve_leakage(c.at("leakage"));
   sc.power.push_back(cp);
@@ -187,7 +285,17 @@ void resolve_target(const std::string& name, const std::string& kind, const view
   m.efficiency = c.num("efficiency");
   m.capacity_B = c.si("capacity");
   sc.platform.memories.push_back(m);
-  add_memory_power(sc, name, c.si("background_power"), c.si("energy_per_byte_read"), c.si("energy_per_byte_write"));
+  // A preset scales its per-GB powers by the capacity; keys in the file override it.
+  power::memory_preset pre{"", 0, 0, 0, 0, -1};
+  if (c.has("preset")) pre = *power::find_memory_preset(c.str("preset"));
+  const double gb = m.capacity_B / 1e9;
+  auto given = [&](const char* key, double preset_value) { return c.has(key) ? c.si(key) : preset_value; };
+  add_memory_power(sc, name, given("background_power", pre.background_W_per_GB * gb),
+                   given("energy_per_byte_read", pre.read_J_per_B), given("energy_per_byte_write", pre.write_J_per_B));
+  auto& mp = sc.power.back().memory;
+  mp.refresh_W = given("refresh_power", pre.refresh_W_per_GB * gb);
+  mp.self_refresh_W = given("self_refresh_power", pre.self_refresh_W_per_GB < 0 ? -1.0 : pre.self_refresh_W_per_GB * gb);
+  mp.self_refresh_after_s = c.si("self_refresh_after");
 }
 
 bool is_compute_kind(const std::string& k) { return k == "cpu_cluster" || k == "npu" || k == "gpu"; }
@@ -765,6 +873,31 @@ void resolve_policy(const view& p, scenario& sc, const std::vector<std::string>&
   }
 }
 
+// VR and PSU stages: rated power and an efficiency curve (defaults in supply_power.hpp).
+void resolve_supply(const view& platform, scenario& sc) {
+  if (!platform.has("supply")) return;
+  const view sv = platform.at("supply");
+  auto stage = [&](const char* key, double& rated, power::efficiency_curve& curve, power::efficiency_curve def) {
+    if (!sv.has(key)) return;
+    const view st = sv.at(key);
+    rated = st.si("rated");
+    curve = std::move(def);
+    if (!st.has("efficiency")) return;
+    std::vector<std::pair<double, double>> pts;
+    bool ok = true;
+    for (const auto& p : st.at("efficiency").items()) {
+      pts.emplace_back(p.num("load"), p.num("efficiency"));
+      if (!(pts.back().second > 0)) p.fail("an efficiency must be above 0", "efficiency"), ok = false;
+      else if (pts.size() > 1 && !(pts.back().first > pts[pts.size() - 2].first))
+        p.fail("load fractions must increase along the curve", "load"), ok = false;
+    }
+    if (pts.empty()) st.fail("an efficiency curve needs at least one point", "efficiency"), ok = false;
+    if (ok) curve = power::efficiency_curve(pts);
+  };
+  stage("vr", sc.supply.vr_rated_W, sc.supply.vr, power::vr_typical());
+  stage("psu", sc.supply.psu_rated_W, sc.supply.psu, power::psu_80plus_titanium());
+}
+
 }  // namespace
 
 void resolve(const view& root, scenario& sc) {
@@ -783,6 +916,7 @@ void resolve(const view& root, scenario& sc) {
 
   view platform = root.at("platform");
   sc.platform.quantum = units::seconds(platform.si("quantum"));
+  resolve_supply(platform, sc);
   resolve_domains(platform, sc);
   resolve_components(platform, sc);
   resolve_workload(root.at("workload"), platform, sc);

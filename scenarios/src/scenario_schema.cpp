@@ -17,6 +17,19 @@ schema_ptr leakage_schema() {
                  opt("v_exponent", number("exponent of the voltage dependence", "2", 0.0))});
 }
 
+schema_ptr idle_state_schema() {
+  return object("idle state: its power (or the share of leakage it keeps), latencies and target residency",
+                {req("name", str("state name (e.g. clock_gated, retention, power_gated)")),
+                 opt("power", quantity(dims::power(), "power while resident", std::nullopt, 0.0, false)),
+                 opt("leakage_fraction", number("share of the unit's leakage drawn while resident (instead of power)",
+                                                std::nullopt, 0.0, 1.0)),
+                 opt("entry_latency", quantity(dims::time(), "time from going idle to being in the state", "0 s", 0.0,
+                                               false)),
+                 opt("exit_latency", quantity(dims::time(), "wake-up time, paid by the next operator", "0 s", 0.0, false)),
+                 opt("target_residency", quantity(dims::time(), "shortest idle period worth entering the state for",
+                                                  "0 s", 0.0, false))});
+}
+
 // --- components, by kind: `ptsim list components` prints these declarations ---------
 
 std::vector<std::string> precision_names() { return {"fp32", "fp16", "bf16", "fp8", "int8"}; }
@@ -54,9 +67,14 @@ std::vector<field> compute_fields(const compute_defaults& d, std::vector<field> 
                                       false)),
       opt("tile", quantity(dims::bytes(), "memory transaction size (large for GPUs: the kernel is not the bottleneck)",
                            d.tile)),
-      opt("idle_exit_latency", quantity(dims::time(), "exit latency of the idle state, paid by the first operator "
-                                        "after an idle period of at least idle_residency", "0 s", 0.0, false)),
-      opt("idle_residency", quantity(dims::time(), "idle time after which the unit is in its idle state", "0 s", 0.0,
+      opt("idle_states", list_of(idle_state_schema(), "idle states, shallow to deep (Linux cpuidle); when the unit "
+                                 "goes idle a menu-like governor picks the deepest whose target residency fits the "
+                                 "predicted idle period")),
+      opt("idle_latency_limit", quantity(dims::time(), "longest exit latency allowed (PM QoS; default: none)",
+                                         std::nullopt, 0.0, false)),
+      opt("idle_exit_latency", quantity(dims::time(), "shorthand for one idle state (leakage kept, entry 0) with this "
+                                        "exit latency and target residency idle_residency", std::nullopt, 0.0, false)),
+      opt("idle_residency", quantity(dims::time(), "target residency of the idle_exit_latency shorthand", "0 s", 0.0,
                                      false)),
       opt("c_eff", quantity(dims::capacitance(), "switched capacitance of the whole unit (P = C V^2 f a)")),
       opt("stall_activity", number("activity while stalled on memory", "0.3", 0.0, 1.0)),
@@ -155,9 +173,21 @@ schema_ptr memory_schema(const std::string& what, const char* latency, const cha
                  opt("efficiency", number("share of peak bandwidth reachable under contention (refresh, turnarounds)",
                                           efficiency, 0.0, 1.0)),
                  opt("capacity", quantity(dims::bytes(), "capacity", "8 GiB")),
-                 opt("background_power", quantity(dims::power(), "standby and refresh power", "0 W", 0.0, false)),
-                 opt("energy_per_byte_read", quantity(dims::energy_per_byte(), "read energy", "0 J/B", 0.0, false)),
-                 opt("energy_per_byte_write", quantity(dims::energy_per_byte(), "write energy", "0 J/B", 0.0, false))});
+                 opt("preset", enumeration({"lpddr5", "lpddr5x", "ddr5", "hbm3", "hbm3e"},
+                                           "power figures of a DRAM generation (README, Memory power), scaled by "
+                                           "capacity; keys given here override them")),
+                 opt("background_power", quantity(dims::power(), "standby power while active (preset, else 0 W)",
+                                                   std::nullopt, 0.0, false)),
+                 opt("refresh_power", quantity(dims::power(), "average auto-refresh power while active (preset, else "
+                                               "0 W)", std::nullopt, 0.0, false)),
+                 opt("self_refresh_power", quantity(dims::power(), "power in self-refresh, entered when idle (preset; "
+                                                    "none: never enters it)", std::nullopt, 0.0, false)),
+                 opt("self_refresh_after", quantity(dims::time(), "idle time before self-refresh (counted in whole "
+                                                    "control periods)", "0 s", 0.0, false)),
+                 opt("energy_per_byte_read", quantity(dims::energy_per_byte(), "read energy (preset, else 0 J/B)",
+                                                      std::nullopt, 0.0, false)),
+                 opt("energy_per_byte_write", quantity(dims::energy_per_byte(), "write energy (preset, else 0 J/B)",
+                                                       std::nullopt, 0.0, false))});
 }
 
 schema_ptr nvme_schema() {
@@ -181,15 +211,25 @@ schema_ptr nic_schema() {
 }
 
 schema_ptr platform_schema() {
-  auto opp = object("operating point", {req("freq", quantity(dims::frequency(), "frequency")),
-                                        req("volt", quantity(dims::voltage(), "voltage"))});
+  auto opp = object("operating point: freq and volt, or the Linux device-tree form opp-hz and opp-microvolt",
+                    {opt("freq", quantity(dims::frequency(), "frequency")),
+                     opt("volt", quantity(dims::voltage(), "voltage")),
+                     opt("opp-hz", integer("frequency in Hz (device-tree opp-hz)", std::nullopt, 1)),
+                     opt("opp-microvolt",
+                         one_of({integer("voltage in microvolts (device-tree opp-microvolt)", std::nullopt, 1),
+                                 list_of(integer("microvolts", std::nullopt, 1),
+                                         "<target min max> in microvolts, as device trees write it")},
+                                "voltage in microvolts: target, or [target, min, max]"))});
   auto domain = object(
       "DVFS domain",
       {req("opps", list_of(opp, "operating points (V-f table)")),
        opt("transition_latency", quantity(dims::time(), "time for a frequency change to take effect", "500 us", 0.0,
                                           false)),
        opt("switch_stall", quantity(dims::time(), "units of the domain stall this long when the clock switches "
-                                    "(PLL relock)", "0 s", 0.0, false))});
+                                    "(PLL relock)", "0 s", 0.0, false)),
+       opt("dynamic-power-coefficient", number("Linux energy-model coefficient in uW/(MHz*V^2) per core: units of "
+                                               "the domain without c_eff get c_eff = cores x coefficient pF",
+                                               std::nullopt, 0.0))});
   auto component = variant({{"cpu_cluster", cpu_cluster_schema()},
                             {"npu", npu_schema()},
                             {"gpu", gpu_schema()},
@@ -204,8 +244,24 @@ schema_ptr platform_schema() {
                             {"nvme", nvme_schema()},
                             {"nic", nic_schema()}},
                            "component by kind");
+  auto curve_point = object("a point of an efficiency curve",
+                             {req("load", number("output power as a share of the rated power", std::nullopt, 0.0)),
+                              req("efficiency", number("output / input power", std::nullopt, 0.0, 1.0))});
+  auto stage = [&](const char* doc, const char* curve_doc) {
+    return object(doc, {req("rated", quantity(dims::power(), "rated output power")),
+                        opt("efficiency", list_of(curve_point, curve_doc))});
+  };
+  auto supply = object(
+      "power delivery from the wall to the components (wall_power = platform power / eta_vr / eta_psu)",
+      {opt("vr", stage("voltage regulators feeding the components",
+                       "efficiency by load, piecewise linear, flat outside (default: 80 % at 5 %, 90 % at 20 %, "
+                       "92 % at 50 %, 89 % at 100 % load)")),
+       opt("psu", stage("power supply at the wall, feeding the regulators",
+                        "efficiency by load (default: 80 PLUS Titanium 230 V internal: 90/94/96/91 % at "
+                        "10/20/50/100 % load)"))});
   return object("hardware platform",
                 {opt("quantum", quantity(dims::time(), "TLM global quantum (temporal decoupling)", "50 us")),
+                 opt("supply", supply),
                  req("domains", map_of(domain, "DVFS domains by name")),
                  req("components", map_of(component, "components by name"))});
 }

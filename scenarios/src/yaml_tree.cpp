@@ -194,8 +194,9 @@ void validate(const YAML::Node& node, const schema_ptr& sp, const std::string& p
       return;
     case node_type::one_of:
       for (const auto& alt : s.alternatives) {
-        bool alt_is_map = alt->type == node_type::object;
-        if (alt_is_map == node.IsMap()) return validate(node, alt, path, o);
+        // The alternative of the node's own shape: a mapping, a list, or a scalar.
+        const bool alt_is_map = alt->type == node_type::object, alt_is_list = alt->type == node_type::list_of;
+        if (alt_is_map == node.IsMap() && alt_is_list == node.IsSequence()) return validate(node, alt, path, o);
       }
       return o.report(node, path, "expected " + type_name(s) + ", found " + found(node));
     default: break;
@@ -436,8 +437,12 @@ std::vector<std::pair<std::string, view>> view::entries() const {
 std::vector<view> view::items() const {
   std::vector<view> out;
   if (!node_.IsSequence()) return out;
+  schema_ptr element = schema_->element;
+  if (schema_->type == node_type::one_of)  // the list alternative's elements
+    for (const auto& alt : schema_->alternatives)
+      if (alt->type == node_type::list_of) element = alt->element;
   for (std::size_t i = 0; i < node_.size(); ++i)
-    out.emplace_back(node_[i], schema_->element, path_ + "[" + std::to_string(i) + "]", o_);
+    out.emplace_back(node_[i], element, path_ + "[" + std::to_string(i) + "]", o_);
   return out;
 }
 

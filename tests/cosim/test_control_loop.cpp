@@ -1,6 +1,8 @@
 // The closed loop without a kernel: power from activity, DVFS decisions, thermal limits.
 #include <doctest/doctest.h>
 
+#include <cmath>
+
 #include "ptsim/cosim/control_loop.hpp"
 #include "ptsim/scenarios/scenario.hpp"
 
@@ -152,4 +154,61 @@ TEST_CASE("a governor registered by the user is selected by name from a scenario
   CHECK(init[0].second == 0.7);
   // It keeps asking for 1 GHz whatever the load: no change to apply.
   CHECK(loop.tick(1e-3, inputs(), {{1e9, 0.7, 0.49e9}}).empty());
+}
+
+namespace {
+// The same platform with idle states on the cpu, an LPDDR5 preset with self-refresh on the
+// memory, and a VR and PSU between the wall and the components.
+std::string low_power_text() {
+  std::string t = scenario_text("performance", "{ governor: none }");
+  const std::string cpu_tail = "leakage: { power: \"100 mW\", v_ref: \"1 V\", t_ref: \"25 degC\", doubling: \"10 K\", v_exponent: 2 }";
+  t.replace(t.find(cpu_tail), cpu_tail.size(),
+            cpu_tail + ",\n           idle_states: [ { name: cg, leakage_fraction: 1 },\n"
+                       "                          { name: ret, leakage_fraction: 0.5, exit_latency: \"100 us\", target_residency: \"2 ms\" },\n"
+                       "                          { name: pg, leakage_fraction: 0.1, exit_latency: \"1 ms\", target_residency: \"20 ms\" } ]");
+  const std::string mem = "mem: { kind: lpddr, bandwidth: \"10 GB/s\", background_power: \"80 mW\",\n"
+                          "           energy_per_byte_read: \"30 pJ/B\", energy_per_byte_write: \"32 pJ/B\" }";
+  t.replace(t.find(mem), mem.size(), "mem: { kind: lpddr, bandwidth: \"10 GB/s\", capacity: \"8 GB\", preset: lpddr5 }");
+  t.replace(t.find("  components:"), 0,
+            "  supply:\n    vr: { rated: \"2 W\", efficiency: [ { load: 0, efficiency: 0.8 }, { load: 1, efficiency: 0.9 } ] }\n"
+            "    psu: { rated: \"10 W\" }\n");
+  return t;
+}
+}  // namespace
+
+TEST_CASE("idle-state residency, DRAM self-refresh and wall power, by hand") {
+  const auto sc = scenarios::load_scenario_text(low_power_text(), "test");
+  REQUIRE(sc.power[0].idle_states.size() == 3);
+  cosim::control_loop loop(sc);
+  loop.initial_points();
+  // Period 1: the cpu computes 20 % of the time and is 60 % in retention; bytes move.
+  auto in = inputs();
+  in[0].compute_share = 0.2;
+  in[0].stall_share = 0;
+  in[0].idle_s = {0, 0.6e-3, 0};
+  loop.tick(1e-3, in, {{2e9, 1.0, 2e9}});
+  const auto& p = loop.component_power_W();
+  // cpu: dynamic 1e-9 * 1^2 * 2e9 * 0.2 = 0.4 W; leakage 0.1 W for the 40 % not in a
+  // state, half of it for the 60 % in retention: 0.04 + 0.03 = 0.07 W.
+  CHECK(p[0] == doctest::Approx(0.47).epsilon(1e-12));
+  CHECK(loop.component_low_power_share()[0] == doctest::Approx(0.6));
+  // mem (LPDDR5 preset x 8 GB): background 6 mW/GB -> 48 mW, refresh 2 mW/GB -> 16 mW,
+  // 32 pJ/B x 2e6 B / 1 ms = 64 mW: 0.128 W.
+  CHECK(p[2] == doctest::Approx(0.128).epsilon(1e-12));
+  // Wall: platform 0.47 + 0.028 + 0.128 = 0.626 W. VR at 0.313 of 2 W: eta 0.8 + 0.1 *
+  // 0.313 = 0.8313 -> 0.753037 W in; PSU at 7.5 % of 10 W, below its first point (10 %):
+  // eta 0.90 -> 0.836708 W at the wall.
+  CHECK(loop.platform_power_W() == doctest::Approx(0.626).epsilon(1e-12));
+  CHECK(loop.wall_power_W() == doctest::Approx(0.626 / 0.8313 / 0.90).epsilon(1e-12));
+  // Period 2: nothing moves; the memory (self_refresh_after 0) is in self-refresh at
+  // 0.6 mW/GB -> 4.8 mW, and the cpu idles the whole period in power gating: 0.1 * 0.1 W.
+  // Leakage goes with the block's temperature at the start of the period: 0.1 * 2^(dT/10).
+  const double dT = loop.block_temperature_K()[0] - sc.thermal.ambient.value();
+  CHECK(dT > 0);
+  std::vector<cosim::component_input> idle(3);
+  idle[0].idle_s = {0, 0, 1e-3};
+  loop.tick(2e-3, idle, {{2e9, 1.0, 2e9}});
+  CHECK(p[2] == doctest::Approx(0.0048).epsilon(1e-12));
+  CHECK(loop.component_low_power_share()[2] == 1.0);
+  CHECK(p[0] == doctest::Approx(0.1 * 0.1 * std::exp2(dT / 10)).epsilon(1e-12));
 }

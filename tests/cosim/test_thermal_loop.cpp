@@ -52,7 +52,7 @@ policy:
 }
 
 // The cpu busy for half of every period at 2 GHz, 1 V: 1e-9 x 1 x 2e9 x 0.5 = 1 W.
-const std::vector<cosim::component_input> busy = {{0.5, 0, 0, 0, 0}, {}, {}};
+const std::vector<cosim::component_input> busy = {{0.5, 0, 0, 0, 0, {}}, {}, {}};
 const std::vector<cosim::domain_input> at_2ghz = {{2e9, 1.0, 2e9}};
 
 }  // namespace

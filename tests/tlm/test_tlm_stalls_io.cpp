@@ -11,8 +11,11 @@
 // stall per switch. Tiles start at 5 us + k x 100 us: the one starting at 2.405 ms runs
 // at 1 GHz to 2.505 ms; the next stalls 20 us and the 75 left take 50 us each:
 //   T_dvfs = 2.505 ms + 20 us + 3.75 ms = 6.275 ms.
-// idle: u_idle (idle exit 100 us after 1 ms idle) serves 1 ms requests at 200 Hz:
-// the first (t = 0) finds it just started; the next two (5, 10 ms) pay 100 us each.
+// idle: u_idle (one idle state: entry 50 us, exit 100 us, always chosen) serves 1.005 ms
+// requests at 200 Hz: the first (t = 0) finds it just started; the next two (5, 10 ms)
+// pay 100 us each. Resident from 50 us after each idle start: idle from 1.005 ms to 5 ms,
+// from 6.105 to 10 ms and from 11.105 ms to the end (12 ms), less 50 us of entry each:
+//   3.945 + 3.845 + 0.845 = 8.635 ms.
 // sram: u_sram (1 MiB SRAM) and u_plain (none) run two elementwise operators, each
 // reading 512 KiB and writing 512 KiB: with SRAM the first output stays on chip, so DRAM
 // sees 512 KiB read and 512 KiB written instead of 1 MiB each.
@@ -35,8 +38,7 @@ TEST_CASE("io transfers, DVFS stalls, idle exits and on-chip SRAM") {
   compute_unit_config dv = unit("u_dvfs", "d_dvfs", 4, 256, 0.75);
   dv.dvfs_stall = pu::seconds(20e-6);
   compute_unit_config idle = unit("u_idle", "d_idle", 4, 256, 0.75);
-  idle.idle_exit_latency = pu::seconds(100e-6);
-  idle.idle_residency = pu::seconds(1e-3);
+  idle.idle_states = {{"sleep", 50e-6, 100e-6}};
   compute_unit_config sram = unit("u_sram", "d_sram", 4, 256, 0.75);
   sram.kind = "gpu";  // straight on its memory
   sram.connect = "m_sram";
@@ -73,6 +75,12 @@ TEST_CASE("io transfers, DVFS stalls, idle exits and on-chip SRAM") {
   std::map<std::string, operating_point> init;
   for (const char* d : {"d_io", "d_dvfs", "d_idle", "d_sram", "d_plain"}) init[d] = {1e9, 0.8};
   platform plat(pc, wc, init, 1e-3, 1);
+  struct always_sleep : idle_selector {
+    int select() override { return 0; }
+    void reflect(double) override {}
+  } sleep;
+  for (const auto& u : plat.units())
+    if (u->basename() == std::string("u_idle")) u->set_idle_selector(&sleep);
   sc_core::sc_spawn([&plat] {
     sc_core::wait(sc_core::sc_time(2, sc_core::SC_MS));
     plat.clock("d_dvfs").request(2e-3, 2e9, 1.0, 2.5e-3);
@@ -109,6 +117,7 @@ TEST_CASE("io transfers, DVFS stalls, idle exits and on-chip SRAM") {
     CHECK(r->finish_s - r->arrival_s == near(1.005e-3 + (k ? 100e-6 : 0)).epsilon(1e-6));
   }
   CHECK(unit_named("u_idle")->bound_seconds(bound_by::idle_exit) == near(200e-6));
+  CHECK(unit_named("u_idle")->idle_state_seconds(0, 12e-3) == near(8.635e-3).epsilon(1e-6));
 
   // sram: half the DRAM traffic.
   const auto with = total(plat.memories()[2]->ledger(), 20), without = total(plat.memories()[3]->ledger(), 20);

@@ -29,6 +29,7 @@ compute_unit::compute_unit(sc_core::sc_module_name name, const compute_unit_conf
   trans_.set_data_ptr(&scratch_);
   trans_.set_byte_enable_ptr(nullptr);
   trans_.set_dmi_allowed(false);
+  idle_state_s_.assign(cfg_.idle_states.size(), 0.0);
 }
 
 void compute_unit::submit(const job& j) {
@@ -60,7 +61,29 @@ void compute_unit::advance_to(double t) {
 
 void compute_unit::run() {
   for (;;) {
-    while (queue_.empty()) wait(wake_);
+    // Going idle: the governor picks a state for the period (idle periods start and end on
+    // the kernel's time: the unit synchronises before it goes idle).
+    double wake_delay = 0;
+    if (queue_.empty()) {
+      idle_state_ = idle_selector_ && !cfg_.idle_states.empty() ? idle_selector_->select() : -1;
+      if (idle_state_ >= static_cast<int>(cfg_.idle_states.size()))
+        throw std::logic_error(std::string(name()) + ": idle governor chose a state the unit does not have");
+      while (queue_.empty()) wait(wake_);
+      const double woke = detail::now_s();
+      const double idle = woke - idle_since_;
+      // A unit woken the instant it went idle never left: no state, nothing learnt.
+      if (idle > 0) {
+        if (idle_selector_) idle_selector_->reflect(idle);
+        if (idle_state_ >= 0) {
+          const idle_state_timing& s = cfg_.idle_states[static_cast<std::size_t>(idle_state_)];
+          const double in_state = idle_since_ + s.entry_latency_s;
+          idle_state_s_[static_cast<std::size_t>(idle_state_)] += std::max(0.0, woke - in_state);
+          // Woken while still entering: finish the entry, then leave.
+          wake_delay = std::max(0.0, in_state - woke) + s.exit_latency_s;
+        }
+      }
+      idle_state_ = -1;
+    }
     job j = queue_.front();
     queue_.pop_front();
     running_ = true;
@@ -69,12 +92,11 @@ void compute_unit::run() {
     if (j.start_s) *j.start_s = t;
     double busy = 0;
     // Leaving the idle state: the unit wakes before it can start.
-    const double exit = cfg_.idle_exit_latency.value();
-    if (exit > 0 && t - idle_since_ >= cfg_.idle_residency.value()) {
-      ledger_.add_interval(t, t + exit, activity_ledger::kind::overhead);
-      bound_s_[static_cast<std::size_t>(bound_by::idle_exit)] += exit;
-      busy += exit;
-      t += exit;
+    if (wake_delay > 0) {
+      ledger_.add_interval(t, t + wake_delay, activity_ledger::kind::overhead);
+      bound_s_[static_cast<std::size_t>(bound_by::idle_exit)] += wake_delay;
+      busy += wake_delay;
+      t += wake_delay;
     }
     std::size_t collective_seq = 0;
     double held = 0;  // bytes of the previous operator's output kept on chip
@@ -101,6 +123,13 @@ void compute_unit::run() {
     running_ = false;
     if (--j.completion->remaining == 0) j.completion->done.notify(sc_core::SC_ZERO_TIME);
   }
+}
+
+double compute_unit::idle_state_seconds(std::size_t i, double now_s) const {
+  double s = i < idle_state_s_.size() ? idle_state_s_[i] : 0.0;
+  if (idle_state_ >= 0 && static_cast<std::size_t>(idle_state_) == i)
+    s += std::max(0.0, now_s - (idle_since_ + cfg_.idle_states[i].entry_latency_s));
+  return s;
 }
 
 double compute_unit::dvfs_check(double t, double& stalled) {

@@ -24,6 +24,9 @@ struct component_input {
   double compute_share = 0, stall_share = 0, overhead_share = 0;
   // memories and interconnects: bytes moved in the period
   double bytes_read = 0, bytes_written = 0;
+  // compute units: seconds resident in each idle state in the period (sized like the
+  // unit's idle states; empty: none)
+  std::vector<double> idle_s;
 };
 
 /// A domain's electrical averages over the period (from its clock).
@@ -71,6 +74,11 @@ class control_loop {
   // Latest values, for the recorder (SI; temperatures in kelvin).
   const std::vector<double>& component_power_W() const { return comp_power_; }
   double platform_power_W() const { return platform_power_; }
+  /// Power drawn at the wall for platform_power_W() through the VR and PSU stages.
+  double wall_power_W() const { return wall_power_; }
+  /// Share of the period each component spent in a low-power state: compute units in an
+  /// idle state, memories in self-refresh (1).
+  const std::vector<double>& component_low_power_share() const { return low_power_share_; }
   const std::vector<double>& block_temperature_K() const { return block_temp_; }
   const std::vector<double>& node_temperature_K() const { return plant_.node_temperatures_K(); }
   /// What each zone's sensor reads now (lag and noise included), like zone_names().
@@ -129,7 +137,8 @@ class control_loop {
   std::vector<double> comp_power_, block_temp_, dom_util_, dom_hz_, dom_v_, dom_ceiling_, dom_request_;
   std::vector<bool> dom_throttled_;
   std::vector<throttle_reason> dom_reason_;
-  double platform_power_ = 0;
+  double platform_power_ = 0, wall_power_ = 0;
+  std::vector<double> low_power_share_;
   std::vector<dvfs_decision> decisions_;
 };
 

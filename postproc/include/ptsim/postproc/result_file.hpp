@@ -29,7 +29,8 @@ struct run_metadata {
   double wall_s = 0;       ///< written when the file is committed
 };
 
-/// One timeseries variable over (time, dim). dim is "block", "component" or "domain".
+/// One timeseries variable over (time, dim). dim is "block", "component" or "domain", or
+/// empty for a variable over time alone (e.g. wall_power(time)).
 struct ts_variable {
   std::string name;       ///< e.g. "temperature"
   std::string dim;        ///< coordinate it spans

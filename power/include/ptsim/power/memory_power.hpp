@@ -1,7 +1,19 @@
 #pragma once
-// Power of a DRAM device or interconnect:
-//   P = P_background + (E_read * bytes_read + E_write * bytes_written) / period   [W]
-// E in J/byte. P_background covers refresh and standby at nominal activity.
+// Power of a DRAM device (or of an interconnect, which has no refresh) over one period:
+//
+//   active:        P = P_background + P_refresh + (E_read * bytes_read + E_write * bytes_written) / period
+//   self-refresh:  P = P_self_refresh
+//
+// [W; E in J/byte]. P_background is standby power with the banks precharged (IDD2N/IDD3N
+// class currents), P_refresh the average cost of auto-refresh while active. A memory that
+// moved no byte for at least self_refresh_after enters self-refresh (the controller's idle
+// timer), where it refreshes itself and its interface is off: P_self_refresh replaces
+// both. The idle timer counts whole periods without traffic, so self-refresh is resolved
+// to the control period; self_refresh_after = 0 puts every idle period in self-refresh.
+// Without a self_refresh_power (< 0) the memory never enters it.
+#include <string>
+#include <vector>
+
 #include "ptsim/units/quantities.hpp"
 
 namespace ptsim::power {
@@ -10,16 +22,37 @@ struct memory_power_params {
   units::watts_t background = units::watts(0.0);
   double energy_per_byte_read_J = 0.0;
   double energy_per_byte_write_J = 0.0;
+  double refresh_W = 0.0;          ///< auto-refresh while active
+  double self_refresh_W = -1.0;    ///< < 0: no self-refresh
+  double self_refresh_after_s = 0.0;
 };
 
 class memory_power_model {
  public:
   explicit memory_power_model(const memory_power_params& p);
+  /// Active power with this traffic (no self-refresh); stateless.
   double power_W(double bytes_read, double bytes_written, double period_s) const;
+  /// Power over the next period, following the idle timer into and out of self-refresh.
+  double step_W(double bytes_read, double bytes_written, double period_s);
+  bool in_self_refresh() const { return in_sr_; }
   double background_W() const { return background_W_; }
 
  private:
-  double background_W_, e_read_, e_write_;
+  double background_W_, e_read_, e_write_, refresh_W_, sr_W_, sr_after_s_;
+  double idle_s_ = 0;  ///< time since the last traffic (whole periods)
+  bool in_sr_ = false;
 };
+
+/// Power figures of a DRAM generation: energies per byte (J/B) at the device pins plus
+/// interface, and standby, refresh and self-refresh powers per GB of capacity (W/GB).
+/// Sources and how solid each figure is: memory_power.cpp and README (Memory power).
+struct memory_preset {
+  std::string name;  ///< lpddr5, lpddr5x, ddr5, hbm3, hbm3e
+  double read_J_per_B, write_J_per_B;
+  double background_W_per_GB, refresh_W_per_GB, self_refresh_W_per_GB;
+};
+const std::vector<memory_preset>& memory_presets();
+/// The preset of that name; nullptr when there is none.
+const memory_preset* find_memory_preset(const std::string& name);
 
 }  // namespace ptsim::power

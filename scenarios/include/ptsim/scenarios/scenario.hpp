@@ -7,6 +7,8 @@
 
 #include "ptsim/scenarios/diagnostic.hpp"
 #include "ptsim/power/compute_power.hpp"
+#include "ptsim/power/idle_states.hpp"
+#include "ptsim/power/supply_power.hpp"
 #include "ptsim/power/memory_power.hpp"
 #include "ptsim/power/policy_config.hpp"
 #include "ptsim/thermal/thermal_config.hpp"
@@ -21,6 +23,8 @@ struct component_power {
   enum class model { compute, memory } kind = model::compute;
   power::compute_power_params compute;
   power::memory_power_params memory;
+  std::vector<power::idle_state> idle_states;  ///< compute: shallow to deep
+  double idle_latency_limit_s = 0;             ///< compute: PM QoS limit on exit latency (inf: none)
 };
 
 struct scenario {
@@ -34,6 +38,7 @@ struct scenario {
   tlm::workload_config workload;
   std::vector<power::dvfs_domain_config> domains;
   std::vector<component_power> power;
+  power::supply_params supply;  ///< VR and PSU between the wall and the components
   thermal::thermal_config thermal;
   power::policy_config policy;
   std::string resolved_yaml;  ///< the scenario after overrides, as YAML: enough to rerun it

@@ -72,6 +72,17 @@ struct unit_route {
   double latency_s = 0;      ///< sum of the latencies along the path
 };
 
+/// Picks a unit's idle state when it goes idle and learns how long idle periods last
+/// (the integrator wires a cpuidle governor here; without one the unit uses no state).
+class idle_selector {
+ public:
+  virtual ~idle_selector() = default;
+  /// Index into the unit's idle_states for the period starting now; -1: none.
+  virtual int select() = 0;
+  /// The length of the idle period that just ended (s).
+  virtual void reflect(double idle_s) = 0;
+};
+
 class compute_unit : public sc_core::sc_module {
  public:
   /// Bound to the unit's first hops, in the order the platform adds them.
@@ -112,6 +123,13 @@ class compute_unit : public sc_core::sc_module {
   double compute_bound_s() const { return bound_seconds(bound_by::compute); }
   double memory_bound_s() const { return bound_seconds(bound_by::memory); }
   std::function<void(const op_record&)> on_op;
+  /// The idle-state governor (not owned; may be null).
+  void set_idle_selector(idle_selector* s) { idle_selector_ = s; }
+  /// Seconds spent resident in idle state i from the start until now_s (the kernel's
+  /// time: idle periods begin and end on it, so this is exact up to now).
+  double idle_state_seconds(std::size_t i, double now_s) const;
+  /// The state the unit is in or entering (-1: none, or busy).
+  int idle_state() const { return idle_state_; }
 
  private:
   void run();
@@ -144,6 +162,9 @@ class compute_unit : public sc_core::sc_module {
   std::uint64_t transactions_ = 0, ops_executed_ = 0;
   std::array<double, bound_kinds> bound_s_{};
   double idle_since_ = 0;       ///< when the unit last became idle
+  idle_selector* idle_selector_ = nullptr;
+  int idle_state_ = -1;                     ///< chosen for the current idle period
+  std::vector<double> idle_state_s_;        ///< closed residency per state
   double busy_since_ = 0;       ///< when the current job started
   double seen_switch_ = -1;     ///< the last clock change already accounted for
 };

@@ -12,6 +12,15 @@
 
 namespace ptsim::tlm {
 
+/// Timing of one idle state of a compute unit. The unit is in the state from
+/// entry_latency after it goes idle until woken; waking costs exit_latency (plus what is
+/// left of the entry when woken earlier), paid by the next operator.
+struct idle_state_timing {
+  std::string name;
+  double entry_latency_s = 0;
+  double exit_latency_s = 0;
+};
+
 /// A compute unit: a CPU cluster, a GPU or an NPU. Runs one operator at a time across
 /// its cores (SMs, engines).
 struct compute_unit_config {
@@ -32,10 +41,9 @@ struct compute_unit_config {
   /// On-chip memory (NPU SRAM, GPU L2) that keeps an operator's output for the next one
   /// when it fits, so neither the write nor the next read goes to DRAM (0: none).
   double onchip_bytes = 0;
-  /// Exit latency of the unit's idle state, paid by the first operator after the unit
-  /// was idle for at least idle_residency (0: no idle state modelled).
-  units::seconds_t idle_exit_latency = units::seconds(0.0);
-  units::seconds_t idle_residency = units::seconds(0.0);
+  /// Idle states, shallow to deep (cpuidle): which one an idle period uses is chosen by
+  /// the unit's idle_selector; their power belongs to the power model.
+  std::vector<idle_state_timing> idle_states;
   /// Stall of the unit while its domain's clock switches (PLL relock), per change.
   units::seconds_t dvfs_stall = units::seconds(0.0);
 };

@@ -1,0 +1,192 @@
+// Scenario keys of the power models: device-tree OPPs and dynamic-power-coefficient, idle
+// states (and their one-state shorthand), DRAM presets with self-refresh, VR/PSU curves.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <string>
+
+#include "helpers.hpp"
+
+namespace ps = ptsim::scenarios;
+using namespace scen_test;
+
+namespace {
+const std::string big_opps_plain =
+    "        - { freq: \"500 MHz\",  volt: \"500 mV\" }\n"
+    "        - { freq: \"851 MHz\",  volt: \"556.25 mV\" }\n"
+    "        - { freq: \"984 MHz\",  volt: \"575 mV\" }\n";
+const std::string big_opps_dt =
+    "        - { opp-hz: 500000000, opp-microvolt: 500000 }\n"
+    "        - { opp-hz: 851000000, opp-microvolt: 556250 }\n"
+    "        - { opp-hz: 984000000, opp-microvolt: [ 575000, 575000, 1100000 ] }\n";  // <target min max>
+
+const ps::component_power& power_of(const ps::scenario& sc, const std::string& name) {
+  for (const auto& c : sc.power)
+    if (c.component == name) return c;
+  FAIL("no component " << name);
+  return sc.power.front();
+}
+}  // namespace
+
+TEST_CASE("device-tree OPPs give the same table as freq/volt; the coefficient gives c_eff") {
+  const auto plain = ps::load_scenario_text(default_text(), "test.yaml");
+  std::string text = replace_once(default_text(), big_opps_plain, big_opps_dt);
+  // The big cluster without c_eff, its domain with gs101's X1 coefficient: 2 cores x 650 pF.
+  text = replace_once(text, "      c_eff: \"1300 pF\"           # 2 x 650\n", "");
+  text = replace_once(text, "    big:                         # 2x Cortex-X1, gs101 cluster2\n",
+                      "    big:                         # 2x Cortex-X1, gs101 cluster2\n"
+                      "      dynamic-power-coefficient: 650\n");
+  const auto dt = ps::load_scenario_text(text, "test.yaml");
+  REQUIRE(dt.domains.size() == plain.domains.size());
+  for (std::size_t d = 0; d < dt.domains.size(); ++d) {
+    const auto &a = plain.domains[d].opps, &b = dt.domains[d].opps;
+    REQUIRE(a.size() == b.size());
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      CHECK(a.frequency_hz(i) == b.frequency_hz(i));
+      CHECK(b.voltage_v(i) == doctest::Approx(a.voltage_v(i)).epsilon(1e-15));
+    }
+  }
+  CHECK(ptsim::units::value_si(power_of(dt, "cpu_big").compute.c_eff) == doctest::Approx(1300e-12));
+}
+
+TEST_CASE("a device-tree OPP missing its voltage, or mixing the two forms, is reported at the point") {
+  SUBCASE("missing opp-microvolt") {
+    const std::string text = replace_once(default_text(), "        - { freq: \"851 MHz\",  volt: \"556.25 mV\" }\n",
+                                          "        - { opp-hz: 851000000 }\n");
+    const position at = position_of(text, "{ opp-hz: 851000000 }");
+    const auto d = only_at(load_errors(text), "platform.domains.big.opps[1]");
+    CHECK(d.line == at.line);
+    CHECK(d.column == at.column);
+    CHECK(contains(d.message, "missing required key 'opp-microvolt'"));
+  }
+  SUBCASE("both forms") {
+    const std::string text = replace_once(default_text(), "        - { freq: \"851 MHz\",  volt: \"556.25 mV\" }\n",
+                                          "        - { freq: \"851 MHz\",  volt: \"556.25 mV\", opp-hz: 851000000 }\n");
+    const position at = position_of(text, "851000000");  // reported at the value
+    const auto d = only_at(load_errors(text), "platform.domains.big.opps[1].opp-hz");
+    CHECK(d.line == at.line);
+    CHECK(d.column == at.column);
+    CHECK(contains(d.message, "not both forms"));
+  }
+  SUBCASE("a <target min max> whose target is outside its range") {
+    const std::string text = replace_once(default_text(), "        - { freq: \"851 MHz\",  volt: \"556.25 mV\" }\n",
+                                          "        - { opp-hz: 851000000, opp-microvolt: [ 556250, 600000, 700000 ] }\n");
+    const auto d = only_at(load_errors(text), "platform.domains.big.opps[1].opp-microvolt");
+    CHECK(d.line == position_of(text, "[ 556250, 600000, 700000 ]").line);
+    CHECK(contains(d.message, "within [min, max]"));
+  }
+  SUBCASE("a voltage that is not an integer of microvolts") {
+    const std::string text = replace_once(default_text(), "        - { freq: \"851 MHz\",  volt: \"556.25 mV\" }\n",
+                                          "        - { opp-hz: 851000000, opp-microvolt: \"556 mV\" }\n");
+    const auto d = only_at(load_errors(text), "platform.domains.big.opps[1].opp-microvolt");
+    CHECK(d.line == position_of(text, "opp-microvolt: \"556 mV\"").line);
+  }
+}
+
+TEST_CASE("idle states resolve shallow to deep; the shorthand is one state keeping its leakage") {
+  std::string text = replace_once(
+      default_text(), "      c_eff: \"1300 pF\"           # 2 x 650\n",
+      "      c_eff: \"1300 pF\"           # 2 x 650\n"
+      "      idle_states:\n"
+      "        - { name: wfi, leakage_fraction: 1, exit_latency: \"1 us\" }\n"
+      "        - { name: cpu_off, leakage_fraction: 0.05, entry_latency: \"235 us\", exit_latency: \"220 us\",\n"
+      "            target_residency: \"3.5 ms\" }\n"
+      "      idle_latency_limit: \"500 us\"\n");
+  text = replace_once(text, "      c_eff: \"568 pF\"            # 2 x 284\n",
+                      "      c_eff: \"568 pF\"            # 2 x 284\n"
+                      "      idle_exit_latency: \"190 us\"\n      idle_residency: \"2.5 ms\"\n");
+  const auto sc = ps::load_scenario_text(text, "test.yaml");
+  const auto& big = power_of(sc, "cpu_big");
+  REQUIRE(big.idle_states.size() == 2);
+  CHECK(big.idle_states[1].name == "cpu_off");
+  CHECK(big.idle_states[1].leakage_fraction == 0.05);
+  CHECK(big.idle_states[1].entry_latency_s == doctest::Approx(235e-6));
+  CHECK(big.idle_states[1].target_residency_s == doctest::Approx(3.5e-3));
+  CHECK(big.idle_latency_limit_s == doctest::Approx(500e-6));
+  const auto& mid = power_of(sc, "cpu_mid");
+  REQUIRE(mid.idle_states.size() == 1);
+  CHECK(mid.idle_states[0].leakage_fraction == 1.0);
+  CHECK(mid.idle_states[0].exit_latency_s == doctest::Approx(190e-6));
+  CHECK(mid.idle_states[0].target_residency_s == doctest::Approx(2.5e-3));
+  CHECK(std::isinf(mid.idle_latency_limit_s));
+  // The TLM side gets the timings.
+  for (const auto& u : sc.platform.units)
+    if (u.name == "cpu_big") {
+      REQUIRE(u.idle_states.size() == 2);
+      CHECK(u.idle_states[1].exit_latency_s == doctest::Approx(220e-6));
+    }
+}
+
+TEST_CASE("bad idle states: deeper but hungrier, both power forms, both list and shorthand") {
+  const std::string anchor = "      c_eff: \"1300 pF\"           # 2 x 650\n";
+  SUBCASE("deeper draws more") {
+    const std::string text = replace_once(default_text(), anchor,
+                                          anchor + "      idle_states: [ { name: a, leakage_fraction: 0.5 },\n"
+                                                   "                     { name: b, leakage_fraction: 0.8 } ]\n");
+    const auto d = only_at(load_errors(text), "platform.components.cpu_big.idle_states");
+    CHECK(d.line == position_of(text, "idle_states:").line);
+    CHECK(contains(d.message, "'b' draws more than the shallower 'a'"));
+  }
+  SUBCASE("power and leakage_fraction") {
+    const std::string text = replace_once(default_text(), anchor,
+                                          anchor + "      idle_states: [ { name: a, power: \"1 mW\", leakage_fraction: 0.5 } ]\n");
+    const auto d = only_at(load_errors(text), "platform.components.cpu_big.idle_states[0].leakage_fraction");
+    CHECK(contains(d.message, "one of them"));
+  }
+  SUBCASE("list and shorthand") {
+    const std::string text = replace_once(default_text(), anchor,
+                                          anchor + "      idle_states: [ { name: a, leakage_fraction: 0.5 } ]\n"
+                                                   "      idle_exit_latency: \"100 us\"\n");
+    const auto d = only_at(load_errors(text), "platform.components.cpu_big.idle_exit_latency");
+    CHECK(contains(d.message, "not both"));
+  }
+}
+
+TEST_CASE("a DRAM preset scales by capacity; keys in the file override it") {
+  const std::string mem = "      background_power: \"80 mW\"\n"
+                          "      energy_per_byte_read: \"30 pJ/B\"\n"
+                          "      energy_per_byte_write: \"32 pJ/B\"\n";
+  const std::string text = replace_once(default_text(), mem,
+                                        "      preset: lpddr5x\n      energy_per_byte_write: \"32 pJ/B\"\n"
+                                        "      self_refresh_after: \"2 ms\"\n");
+  const auto sc = ps::load_scenario_text(text, "test.yaml");
+  const auto& m = power_of(sc, "lpddr").memory;
+  const double gb = 12.0 * 1024 * 1024 * 1024 / 1e9;  // 12 GiB
+  const auto* pre = ptsim::power::find_memory_preset("lpddr5x");
+  CHECK(ptsim::units::value_si(m.background) == doctest::Approx(pre->background_W_per_GB * gb));
+  CHECK(m.refresh_W == doctest::Approx(pre->refresh_W_per_GB * gb));
+  CHECK(m.self_refresh_W == doctest::Approx(pre->self_refresh_W_per_GB * gb));
+  CHECK(m.self_refresh_after_s == doctest::Approx(2e-3));
+  CHECK(m.energy_per_byte_read_J == doctest::Approx(pre->read_J_per_B));
+  CHECK(m.energy_per_byte_write_J == doctest::Approx(32e-12));  // the file's own
+  // Without a preset: what the file says, no refresh, no self-refresh (as before).
+  const auto& plain = power_of(ps::load_scenario_text(default_text(), "test.yaml"), "lpddr").memory;
+  CHECK(plain.refresh_W == 0);
+  CHECK(plain.self_refresh_W < 0);
+  // An unknown preset is an error at the key.
+  const std::string bad = replace_once(default_text(), mem, "      preset: lpddr6\n");
+  CHECK(contains(only_at(load_errors(bad), "platform.components.lpddr.preset").message, "lpddr5x"));
+}
+
+TEST_CASE("supply stages: default curves, own curves, and a curve that goes back is an error") {
+  const std::string anchor = "  quantum: \"50 us\"\n";
+  const auto sc = ps::load_scenario_text(
+      replace_once(default_text(), anchor,
+                   anchor + "  supply:\n    vr: { rated: \"20 W\" }\n"
+                            "    psu: { rated: \"30 W\", efficiency: [ { load: 0.1, efficiency: 0.8 },"
+                            " { load: 1, efficiency: 0.9 } ] }\n"),
+      "test.yaml");
+  CHECK(sc.supply.vr_rated_W == 20);
+  CHECK(sc.supply.vr.at(0.5) == doctest::Approx(0.92));  // the documented default curve
+  CHECK(sc.supply.psu_rated_W == 30);
+  CHECK(sc.supply.psu.at(0.55) == doctest::Approx(0.85));
+  const std::string bad = replace_once(default_text(), anchor,
+                                       anchor + "  supply:\n    psu: { rated: \"30 W\", efficiency: [ { load: 0.5, efficiency: 0.9 },"
+                                                " { load: 0.2, efficiency: 0.9 } ] }\n");
+  const auto d = only_at(load_errors(bad), "platform.supply.psu.efficiency[1].load");
+  CHECK(contains(d.message, "must increase"));
+  // No supply section: the wall sees the components' power (ideal stages).
+  const auto none = ps::load_scenario_text(default_text(), "test.yaml");
+  CHECK(none.supply.vr_rated_W == 0);
+  CHECK(none.supply.psu_rated_W == 0);
+}
