@@ -11,19 +11,14 @@
 #include <stdexcept>
 
 #include "sample_result.hpp"
+#include "scratch.hpp"
 
 namespace fs = std::filesystem;
 using namespace ptsim::postproc;
 
 namespace {
 
-// A fresh folder per test case under the build tree.
-fs::path scratch(const std::string& name) {
-  const fs::path dir = fs::path(PTSIM_BINARY_DIR) / "tests" / "postproc" / "scratch" / name;
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
+using test::scratch;
 
 fs::path part_of(const fs::path& p) { return fs::path(p.string() + ".part"); }
 

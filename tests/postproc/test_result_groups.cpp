@@ -7,18 +7,14 @@
 #include <string>
 
 #include "sample_result.hpp"
+#include "scratch.hpp"
 
 namespace fs = std::filesystem;
 using namespace ptsim::postproc;
 
 namespace {
 
-fs::path scratch(const std::string& name) {
-  const fs::path dir = fs::path(PTSIM_BINARY_DIR) / "tests" / "postproc" / "scratch" / name;
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
+using test::scratch;
 
 // The dimension attached to axis 0 of dataset `path`: the scale's dataset name, and whether
 // it is a bare netCDF dimension (no values) rather than a coordinate ("" when none).

@@ -9,18 +9,14 @@
 #include "ptsim/postproc/run_set.hpp"
 #include "ptsim/postproc/stats.hpp"
 #include "sample_result.hpp"
+#include "scratch.hpp"
 
 namespace fs = std::filesystem;
 using namespace ptsim::postproc;
 
 namespace {
 
-fs::path scratch(const std::string& name) {
-  const fs::path dir = fs::path(PTSIM_BINARY_DIR) / "tests" / "postproc" / "scratch" / name;
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
+using test::scratch;
 
 std::string scenario_text(const std::string& governor, const std::string& ambient, int seed) {
   return "name: phone\nduration: 2 s\nseed: " + std::to_string(seed) +

@@ -2,7 +2,9 @@
 // Small floorplans and a scratch folder shared by the thermal tests.
 #include <unistd.h>
 
+#include <exception>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <iterator>
 #include <string>
@@ -61,5 +63,15 @@ struct scratch_dir {
     return std::string(std::istreambuf_iterator<char>(in), {});
   }
 };
+
+// The message f throws, or "" when it does not throw.
+inline std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "";
+}
 
 }  // namespace ptsim::thermal::test

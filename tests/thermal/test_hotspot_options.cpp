@@ -6,19 +6,11 @@
 #include <string>
 
 #include "ptsim/thermal/hotspot_options.hpp"
+#include "fixtures.hpp"
 
 using namespace ptsim::thermal;
 
-namespace {
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  return "";
-}
-}  // namespace
+using test::error_of;
 
 TEST_CASE("config text: comments, indentation, trailing words, first occurrence wins") {
   hotspot_options o;

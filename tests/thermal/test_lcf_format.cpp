@@ -6,19 +6,11 @@
 
 #include "ptsim/thermal/lcf_format.hpp"
 #include "ptsim/thermal/materials.hpp"
+#include "fixtures.hpp"
 
 using namespace ptsim::thermal;
 
-namespace {
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  return "";
-}
-}  // namespace
+using test::error_of;
 
 TEST_CASE("materials: solids and fluids, later definitions win") {
   material_list m;

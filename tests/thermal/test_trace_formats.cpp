@@ -11,16 +11,7 @@
 
 using namespace ptsim::thermal;
 
-namespace {
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  return "";
-}
-}  // namespace
+using test::error_of;
 
 TEST_CASE("ptrace: header, rows, blank and comment lines, CRLF") {
   test::scratch_dir d("ptrace");
