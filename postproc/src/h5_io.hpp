@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "chunk_codec.hpp"
 #include "h5_error.hpp"
 #include "h5_handle.hpp"
 
@@ -57,6 +58,13 @@ handle create_extendible(hid_t loc, const std::string& name, const extendible_sp
 void append_rows(hid_t ds, column_type type, const void* data, hsize_t rows,
                  const context& ctx);
 void append_strings(hid_t ds, const std::vector<std::string>& values, const context& ctx);
+/// Appends rows of float64 (row-major, n_cols values each for 2-D) to an extendible dataset
+/// declared with shuffle + deflate, as whole chunks compressed by `c` and stored with
+/// H5Dwrite_chunk (no HDF5 filter pipeline, no chunk cache). The dataset must hold a whole
+/// number of chunks: every earlier append but the last covered whole chunks. A partial last
+/// chunk is padded with the fill value 0, as HDF5 pads an edge chunk; readers see only rows.
+void append_chunks(hid_t ds, const double* data, hsize_t rows, chunk_compressor& c,
+                   const context& ctx);
 
 /// A fixed-size 1-D dataset of strings (coordinate labels).
 handle create_string_dataset(hid_t loc, const std::string& name,

@@ -11,6 +11,7 @@
 #include <system_error>
 
 #include "background_jobs.hpp"
+#include "chunk_codec.hpp"
 #include "h5_error.hpp"
 #include "h5_handle.hpp"
 #include "h5_io.hpp"
@@ -152,8 +153,10 @@ struct result_writer::impl {
   using chunk_rows = std::vector<std::vector<double>>;
   std::mutex spare_m;
   std::vector<std::shared_ptr<chunk_rows>> spare;
-  // Compresses and writes full timeseries chunks while the simulation goes on. Declared
-  // last, so that it stops before the handles it writes through are closed.
+  // Compresses and writes full timeseries and operator-time chunks while the simulation goes
+  // on (only the background thread uses the compressor). Declared last, so that it stops
+  // before the handles it writes through are closed.
+  chunk_compressor compressor{layout::deflate_level};
   std::unique_ptr<background_jobs> background;
   std::optional<std::vector<unit_time_row>> unit_rows;
   std::optional<std::vector<domain_summary_row>> domain_rows;
@@ -304,9 +307,9 @@ void result_writer::impl::flush_timeseries() {
   }
   background->post([this, rows] {
     const std::vector<double>& t = rows->front();
-    h5::append_rows(time_ds.get(), h5::column_type::f64, t.data(), t.size(), ctx);
+    h5::append_chunks(time_ds.get(), t.data(), t.size(), compressor, ctx);
     for (std::size_t i = 0; i < vars.size(); ++i)
-      h5::append_rows(vars[i].ds.get(), h5::column_type::f64, (*rows)[i + 1].data(), t.size(), ctx);
+      h5::append_chunks(vars[i].ds.get(), (*rows)[i + 1].data(), t.size(), compressor, ctx);
     std::lock_guard<std::mutex> lock(spare_m);
     spare.push_back(rows);
   });
@@ -425,8 +428,8 @@ void result_writer::impl::flush_ops() {
   op_start_buf.reserve(layout::table_chunk_rows);
   op_end_buf.reserve(layout::table_chunk_rows);
   background->post([this, rows] {
-    h5::append_rows(ops_start.get(), h5::column_type::f64, rows->first.data(), rows->first.size(), ctx);
-    h5::append_rows(ops_end.get(), h5::column_type::f64, rows->second.data(), rows->second.size(), ctx);
+    h5::append_chunks(ops_start.get(), rows->first.data(), rows->first.size(), compressor, ctx);
+    h5::append_chunks(ops_end.get(), rows->second.data(), rows->second.size(), compressor, ctx);
   });
 }
 

@@ -9,6 +9,7 @@ import math
 import os
 import subprocess
 import sys
+import zlib
 
 import h5py
 import numpy as np
@@ -26,7 +27,7 @@ for p in (path, report_path):
         os.remove(p)
 subprocess.run([writer, path, report_path], check=True)
 
-N = 300
+N = 2100  # chunks of 1024 rows: two whole ones and part of a third
 COORDS = {
     "block": ["big.cpu0", "big.cpu1", "gpu", "npu"],
     "component": ["cpu", "gpu", "dram"],
@@ -60,7 +61,8 @@ def check_timeseries(ds):
     time = ds["time"]
     assert time.dtype == np.float64, time.dtype  # "s" must not become timedelta64
     assert time.attrs["units"] == "s", time.attrs
-    np.testing.assert_allclose(time.values, np.arange(N) * 0.01, rtol=0, atol=1e-15)
+    # Exact: the writer compresses the chunks itself (shuffle + deflate, stored directly).
+    np.testing.assert_array_equal(time.values, np.arange(N) * 0.01)
     for dim, labels in COORDS.items():
         values = ds[dim].values.tolist()
         assert values == labels, (dim, values)
@@ -71,7 +73,7 @@ def check_timeseries(ds):
         assert var.dtype == np.float64
         assert var.attrs["units"] == units, (name, var.attrs)
         assert isinstance(var.attrs["long_name"], str) and var.attrs["long_name"]
-        np.testing.assert_allclose(var.values, expected(v, len(COORDS[dim])), rtol=0, atol=1e-12)
+        np.testing.assert_array_equal(var.values, expected(v, len(COORDS[dim])))
     # Label-based selection works through the string coordinate.
     assert float(ds["temperature"].sel(block="gpu").isel(time=299)) == 0 + 2 + 0.001 * 299
 
@@ -93,6 +95,26 @@ with h5py.File(path, "r") as f:
     assert float(a["wall_s"]) == 12.5
     assert f["summary"].attrs["throughput_units"] == "inferences/s"
     assert f["summary/throughput"].attrs["throughput_units"] == "inferences/s"
+
+# 2b. The writer stores whole chunks it compressed itself: the datasets declare HDF5's stock
+# shuffle + deflate, and each stored chunk is exactly what those filters decode. Checked here
+# with Python's own zlib and a numpy unshuffle, apart from HDF5's filter pipeline.
+with h5py.File(path, "r") as f:
+    columns = [("time", None, np.arange(N)[:, None] * 0.01)]
+    columns += [(name, dim, expected(v, len(COORDS[dim]))) for v, (name, dim, _) in enumerate(VARIABLES)]
+    for name, dim, want in columns:
+        ds = f["timeseries"][name]
+        cols = want.shape[1]
+        assert ds.compression == "gzip" and ds.shuffle and not ds.fletcher32, name
+        assert ds.chunks == ((1024, cols) if dim else (1024,)), (name, ds.chunks)
+        for c in range(3):  # two whole chunks and a partial one, padded to a whole chunk
+            mask, raw = ds.id.read_direct_chunk((1024 * c, 0) if dim else (1024 * c,))
+            assert mask == 0, (name, c, mask)  # every filter applied
+            planes = np.frombuffer(zlib.decompress(raw), dtype=np.uint8).reshape(8, -1)
+            chunk = planes.T.copy().view("<f8").reshape(1024, cols)
+            rows = min(1024, N - 1024 * c)
+            np.testing.assert_array_equal(chunk[:rows], want[1024 * c:1024 * c + rows])
+            assert (chunk[rows:] == 0).all(), (name, c)  # an edge chunk is padded with the fill value
 
 # 3. The helper module.
 run = ptsim_results.open_run(path)
@@ -134,8 +156,8 @@ assert run["units"]["jobs"]["latency_s"] == "s"
 # 3b. The groups added in schema 1.1, through the helper module.
 ops = run["ops"]
 assert list(ops.columns) == ["unit", "operator", "start_s", "end_s", "bound_by"], list(ops.columns)
-assert len(ops) == 1000 and run["ops_limit"] == 1000 and run["ops_dropped"] == 200
-k = np.arange(1000)
+assert len(ops) == 8500 and run["ops_limit"] == 8500 and run["ops_dropped"] == 500
+k = np.arange(8500)
 assert ops["unit"].tolist() == [["npu", "big.cpu0", "gpu"][x % 3] for x in k]
 assert ops["operator"].tolist() == [["conv2d_3x3", "dwconv", "gemm_µkernel", "add"][x % 4] for x in k]
 assert isinstance(ops["operator"].iloc[0], str)

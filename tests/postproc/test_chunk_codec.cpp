@@ -1,0 +1,90 @@
+// The writer's own shuffle + deflate (postproc/src/chunk_codec.hpp) produces what HDF5's
+// filters decode: the shuffle is HDF5's byte order, and zlib's inflate (the library behind
+// HDF5's deflate filter) restores the exact bytes.
+#include <doctest/doctest.h>
+#include <zlib.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "chunk_codec.hpp"
+
+using namespace ptsim::postproc;
+
+TEST_CASE("byte_shuffle puts byte k of every element in plane k, as HDF5's shuffle filter does") {
+  // Three 4-byte elements: plane 0 holds their first bytes, plane 1 their second, ...
+  const unsigned char in[12] = {0x10, 0x11, 0x12, 0x13, 0x20, 0x21, 0x22, 0x23, 0x30, 0x31, 0x32, 0x33};
+  const unsigned char want[12] = {0x10, 0x20, 0x30, 0x11, 0x21, 0x31, 0x12, 0x22, 0x32, 0x13, 0x23, 0x33};
+  unsigned char out[12] = {};
+  byte_shuffle(in, 3, 4, out);
+  CHECK(std::memcmp(out, want, 12) == 0);
+  unsigned char back[12] = {};
+  byte_unshuffle(out, 3, 4, back);
+  CHECK(std::memcmp(back, in, 12) == 0);
+
+  // Doubles: plane 7 of little-endian 1.0, 2.0 and -2.0 holds their sign and exponent bytes.
+  const double d[3] = {1.0, 2.0, -2.0};
+  unsigned char planes[24] = {};
+  byte_shuffle(d, 3, 8, planes);
+  for (int b = 0; b < 18; ++b) CHECK(planes[b] == 0);  // mantissas are zero
+  CHECK(planes[18] == 0xf0);  // 1.0 = 0x3ff0000000000000: byte 6 is 0xf0
+  CHECK(planes[19] == 0x00);  // 2.0 = 0x4000000000000000
+  CHECK(planes[20] == 0x00);
+  CHECK(planes[21] == 0x3f);
+  CHECK(planes[22] == 0x40);
+  CHECK(planes[23] == 0xc0);  // -2.0 = 0xc000000000000000
+
+  // One element, or one-byte elements: unchanged, as the filter leaves them.
+  unsigned char one[8] = {};
+  byte_shuffle(in, 1, 8, one);
+  CHECK(std::memcmp(one, in, 8) == 0);
+  byte_shuffle(in, 12, 1, out);
+  CHECK(std::memcmp(out, in, 12) == 0);
+}
+
+TEST_CASE("byte_shuffle of many doubles (eight at a time, then the rest) matches its definition") {
+  std::mt19937 rng(3);
+  for (std::size_t n : {8, 9, 1027}) {
+    CAPTURE(n);
+    std::vector<unsigned char> in(n * 8), out(n * 8), back(n * 8);
+    for (auto& b : in) b = static_cast<unsigned char>(rng());
+    byte_shuffle(in.data(), n, 8, out.data());
+    std::size_t wrong = 0;
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t b = 0; b < 8; ++b) wrong += out[b * n + i] != in[i * 8 + b];
+    CHECK(wrong == 0);
+    byte_unshuffle(out.data(), n, 8, back.data());
+    CHECK(back == in);
+  }
+}
+
+TEST_CASE("a compressed chunk inflates with zlib and unshuffles to the exact doubles") {
+  std::mt19937_64 rng(7);
+  std::normal_distribution<double> noise(0.0, 1.0);
+  std::vector<double> chunk(1024 * 29);
+  // What a timeseries chunk looks like: slow signals, step functions, noise, odd values.
+  for (std::size_t i = 0; i < chunk.size(); ++i)
+    chunk[i] = i % 3 == 0 ? 45.0 + 0.01 * static_cast<double>(i) : i % 3 == 1 ? 1.2e9 : noise(rng);
+  chunk[5] = std::numeric_limits<double>::quiet_NaN();
+  chunk[6] = -0.0;
+  chunk[7] = std::numeric_limits<double>::denorm_min();
+  chunk[8] = -std::numeric_limits<double>::infinity();
+
+  chunk_compressor c(1);
+  for (int pass = 0; pass < 2; ++pass) {  // the compressor reuses its buffers
+    const std::vector<unsigned char> stored = c.compress(chunk.data(), chunk.size(), sizeof(double));
+    CHECK(stored.size() < chunk.size() * sizeof(double));
+    std::vector<unsigned char> inflated(chunk.size() * sizeof(double));
+    uLongf n = static_cast<uLongf>(inflated.size());
+    REQUIRE(uncompress(inflated.data(), &n, stored.data(), static_cast<uLong>(stored.size())) == Z_OK);
+    REQUIRE(n == inflated.size());
+    std::vector<double> back(chunk.size());
+    byte_unshuffle(inflated.data(), chunk.size(), sizeof(double), back.data());
+    CHECK(std::memcmp(back.data(), chunk.data(), inflated.size()) == 0);  // bit for bit, NaN too
+    chunk.resize(100);  // a smaller chunk the second time
+  }
+}
