@@ -87,8 +87,11 @@ chunk_compressor::chunk_compressor(int level) : c_(libdeflate_alloc_compressor(l
 chunk_compressor::~chunk_compressor() { libdeflate_free_compressor(c_); }
 
 const std::vector<unsigned char>& chunk_compressor::compress(const void* data, std::size_t n,
-                                                            std::size_t size) {
+                                                            std::size_t size, last_chunk* memo) {
   const std::size_t bytes = n * size;
+  const auto* raw = static_cast<const unsigned char*>(data);
+  if (memo && memo->raw.size() == bytes && std::memcmp(memo->raw.data(), raw, bytes) == 0)
+    return memo->stored;
   shuffled_.resize(bytes);
   byte_shuffle(data, n, size, shuffled_.data());
   out_.resize(libdeflate_zlib_compress_bound(c_, bytes));
@@ -96,7 +99,10 @@ const std::vector<unsigned char>& chunk_compressor::compress(const void* data, s
   // The bound makes this impossible; an empty result would store a chunk no reader inflates.
   if (stored == 0) throw std::runtime_error("deflate: output larger than its bound");
   out_.resize(stored);
-  return out_;
+  if (!memo) return out_;
+  memo->raw.assign(raw, raw + bytes);
+  memo->stored = out_;
+  return memo->stored;
 }
 
 }  // namespace ptsim::postproc

@@ -17,6 +17,12 @@ void byte_shuffle(const void* in, std::size_t n, std::size_t size, void* out);
 /// The inverse (for tests and readers of raw chunks).
 void byte_unshuffle(const void* in, std::size_t n, std::size_t size, void* out);
 
+/// A dataset's last stored chunk: a chunk equal to it (a signal that held still, such as no
+/// throttling or a pinned clock) is stored again without being compressed again.
+struct last_chunk {
+  std::vector<unsigned char> raw, stored;
+};
+
 /// Shuffle, then deflate in the zlib format (header, deflate stream, Adler-32), which is
 /// what HDF5's deflate filter writes and inflates. One per thread: it keeps its buffers.
 class chunk_compressor {
@@ -27,7 +33,9 @@ class chunk_compressor {
   chunk_compressor& operator=(const chunk_compressor&) = delete;
 
   /// The stored form of a chunk of `n` elements of `size` bytes; valid until the next call.
-  const std::vector<unsigned char>& compress(const void* data, std::size_t n, std::size_t size);
+  /// With `memo`, a chunk equal to memo's is not compressed again, and memo takes this one.
+  const std::vector<unsigned char>& compress(const void* data, std::size_t n, std::size_t size,
+                                             last_chunk* memo = nullptr);
 
  private:
   libdeflate_compressor* c_;

@@ -254,7 +254,7 @@ void append_rows(hid_t ds, column_type type, const void* data, hsize_t rows,
 }
 
 void append_chunks(hid_t ds, const double* data, hsize_t rows, chunk_compressor& c,
-                   const context& ctx) {
+                   const context& ctx, last_chunk* memo) {
   if (rows == 0) return;
   const std::string what = "cannot append chunks to a dataset";
   handle space{ctx.check(H5Dget_space(ds), what), H5Sclose};
@@ -285,7 +285,7 @@ void append_chunks(hid_t ds, const double* data, hsize_t rows, chunk_compressor&
       std::copy(values, values + n * cols, padded.begin());
       values = padded.data();
     }
-    const std::vector<unsigned char>& bytes = c.compress(values, chunk_values, sizeof(double));
+    const std::vector<unsigned char>& bytes = c.compress(values, chunk_values, sizeof(double), memo);
     const hsize_t offset[2] = {start + row, 0};
     ctx.check_status(H5Dwrite_chunk(ds, H5P_DEFAULT, 0, offset, bytes.size(), bytes.data()), what);
   }

@@ -63,8 +63,9 @@ void append_strings(hid_t ds, const std::vector<std::string>& values, const cont
 /// H5Dwrite_chunk (no HDF5 filter pipeline, no chunk cache). The dataset must hold a whole
 /// number of chunks: every earlier append but the last covered whole chunks. A partial last
 /// chunk is padded with the fill value 0, as HDF5 pads an edge chunk; readers see only rows.
+/// `memo` (optional, one per dataset) spares compressing a chunk equal to the previous one.
 void append_chunks(hid_t ds, const double* data, hsize_t rows, chunk_compressor& c,
-                   const context& ctx);
+                   const context& ctx, last_chunk* memo = nullptr);
 
 /// A fixed-size 1-D dataset of strings (coordinate labels).
 handle create_string_dataset(hid_t loc, const std::string& name,

@@ -130,6 +130,7 @@ struct result_writer::impl {
     h5::handle ds;
     std::size_t n_cols = 0;
     std::vector<double> buf;  ///< rows not yet written, row-major
+    last_chunk last;          ///< used by the background thread only
   };
   std::vector<variable> vars;
   std::vector<double> time_buf;
@@ -245,8 +246,8 @@ void result_writer::impl::create_timeseries(const timeseries_layout& layout,
   ts_group = h5::create_group(file.get(), layout::group_timeseries, ctx);
   h5::write_attr(ts_group.get(), layout::attr_record_period_s, record_period_s, ctx);
 
-  // Whole chunks are written from the background thread: without a chunk cache they are
-  // compressed there, as they come, rather than all at once when the file closes.
+  // Whole chunks are compressed on the background thread and stored as they come
+  // (h5::append_chunks), never through HDF5's filters, so the datasets need no chunk cache.
   h5::extendible_spec time_spec;
   time_spec.chunk_rows = layout::timeseries_chunk_rows;
   time_spec.chunk_cache = false;
@@ -309,7 +310,7 @@ void result_writer::impl::flush_timeseries() {
     const std::vector<double>& t = rows->front();
     h5::append_chunks(time_ds.get(), t.data(), t.size(), compressor, ctx);
     for (std::size_t i = 0; i < vars.size(); ++i)
-      h5::append_chunks(vars[i].ds.get(), (*rows)[i + 1].data(), t.size(), compressor, ctx);
+      h5::append_chunks(vars[i].ds.get(), (*rows)[i + 1].data(), t.size(), compressor, ctx, &vars[i].last);
     std::lock_guard<std::mutex> lock(spare_m);
     spare.push_back(rows);
   });
@@ -407,7 +408,7 @@ void result_writer::impl::create_ops() {
   ops_dim = h5::create_dimension_only(ops_group.get(), layout::ops_dim, ctx);
   h5::extendible_spec spec;
   spec.chunk_rows = layout::table_chunk_rows;
-  spec.chunk_cache = false;  // compressed by the background thread as chunks fill
+  spec.chunk_cache = false;  // stored whole by the background thread (h5::append_chunks)
   ops_start = h5::create_extendible(ops_group.get(), c[2].name, spec, ctx);
   ops_end = h5::create_extendible(ops_group.get(), c[3].name, spec, ctx);
   for (const auto* h : {&ops_start, &ops_end}) {

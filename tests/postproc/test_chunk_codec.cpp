@@ -88,3 +88,29 @@ TEST_CASE("a compressed chunk inflates with zlib and unshuffles to the exact dou
     chunk.resize(100);  // a smaller chunk the second time
   }
 }
+
+namespace {
+std::vector<double> inflate_doubles(const std::vector<unsigned char>& stored, std::size_t n) {
+  std::vector<unsigned char> inflated(n * sizeof(double));
+  uLongf len = static_cast<uLongf>(inflated.size());
+  REQUIRE(uncompress(inflated.data(), &len, stored.data(), static_cast<uLong>(stored.size())) == Z_OK);
+  REQUIRE(len == inflated.size());
+  std::vector<double> back(n);
+  byte_unshuffle(inflated.data(), n, sizeof(double), back.data());
+  return back;
+}
+}  // namespace
+
+TEST_CASE("a chunk equal to the dataset's last one is stored as before; a changed one is not") {
+  chunk_compressor c(1);
+  last_chunk memo;
+  std::vector<double> a(1024, 0.0), b(1024, 0.0);
+  b[1000] = 0.25;  // one value differs
+  const std::vector<unsigned char> first = c.compress(a.data(), a.size(), 8, &memo);
+  CHECK(inflate_doubles(first, a.size()) == a);
+  c.compress(b.data(), 1000, 8);  // without the memo: it neither reads nor changes it
+  CHECK(c.compress(a.data(), a.size(), 8, &memo) == first);
+  const std::vector<unsigned char> changed = c.compress(b.data(), b.size(), 8, &memo);
+  CHECK(inflate_doubles(changed, b.size()) == b);
+  CHECK(inflate_doubles(c.compress(a.data(), a.size(), 8, &memo), a.size()) == a);
+}
