@@ -44,40 +44,51 @@ postproc::timeseries_layout timeseries_layout_for(const control_loop& loop) {
 
 recorder::recorder(postproc::result_writer& w, const control_loop& loop, int ticks_per_record)
     : w_(w), loop_(loop), ticks_per_record_(ticks_per_record) {
-  power_.assign(loop.component_names().size(), 0.0);
-  low_power_.assign(power_.size(), 0.0);
-  wall_.assign(1, 0.0);
-  hz_.assign(loop.domain_names().size(), 0.0);
-  volts_.assign(hz_.size(), 0.0);
-  util_.assign(hz_.size(), 0.0);
-  throttled_.assign(hz_.size(), 0.0);
+  n_comp_ = loop.component_names().size();
+  n_dom_ = loop.domain_names().size();
+  sums_.assign(2 * n_comp_ + 1 + 4 * n_dom_, 0.0);
+  mean_.assign(sums_.size(), 0.0);
   temp_c_.assign(loop.block_names().size(), 0.0);
   node_c_.assign(loop.node_names().size(), 0.0);
   zone_c_.assign(loop.zone_names().size(), 0.0);
   fan_.assign(loop.has_fans() ? 1 : 0, 0.0);
-  values_ = {temp_c_.data(), power_.data(), hz_.data(), volts_.data(), util_.data(), throttled_.data(),
-             low_power_.data(), wall_.data()};
+  // mean_ (like sums_): power, low-power share, wall power, then per domain Hz, V, utilisation
+  // and throttled share.
+  const double* power = mean_.data();
+  const double* low_power = power + n_comp_;
+  const double* wall = low_power + n_comp_;
+  const double* hz = wall + 1;
+  values_ = {temp_c_.data(), power, hz, hz + n_dom_, hz + 2 * n_dom_, hz + 3 * n_dom_, low_power, wall};
   if (!node_c_.empty()) values_.push_back(node_c_.data());
   if (!zone_c_.empty()) values_.push_back(zone_c_.data());
   if (!fan_.empty()) values_.push_back(fan_.data());
 }
 
 void recorder::after_tick(double now_s) {
+  // One flat array of sums, in mean_'s order: a few additions per tick, one pass per record.
+  double* s = sums_.data();
   const auto& p = loop_.component_power_W();
-  for (std::size_t i = 0; i < p.size(); ++i) power_[i] += p[i];
   const auto& lp = loop_.component_low_power_share();
-  for (std::size_t i = 0; i < lp.size(); ++i) low_power_[i] += lp[i];
-  wall_[0] += loop_.wall_power_W();
-  for (std::size_t d = 0; d < hz_.size(); ++d) {
-    hz_[d] += loop_.domain_avg_hz()[d];
-    volts_[d] += loop_.domain_avg_volts()[d];
-    util_[d] += loop_.domain_utilization()[d];
-    throttled_[d] += loop_.domain_throttled()[d] ? 1.0 : 0.0;
+  for (std::size_t i = 0; i < n_comp_; ++i) s[i] += p[i];
+  s += n_comp_;
+  for (std::size_t i = 0; i < n_comp_; ++i) s[i] += lp[i];
+  s += n_comp_;
+  *s++ += loop_.wall_power_W();
+  const auto& hz = loop_.domain_avg_hz();
+  const auto& volts = loop_.domain_avg_volts();
+  const auto& util = loop_.domain_utilization();
+  const auto& throttled = loop_.domain_throttled();
+  for (std::size_t d = 0; d < n_dom_; ++d) {
+    s[d] += hz[d];
+    s[n_dom_ + d] += volts[d];
+    s[2 * n_dom_ + d] += util[d];
+    s[3 * n_dom_ + d] += throttled[d] ? 1.0 : 0.0;
   }
   if (++ticks_ < ticks_per_record_) return;
   const double n = ticks_;
-  for (auto* v : {&power_, &hz_, &volts_, &util_, &throttled_, &low_power_, &wall_})
-    for (double& x : *v) x /= n;
+  for (std::size_t i = 0; i < sums_.size(); ++i) mean_[i] = sums_[i] / n;
+  std::fill(sums_.begin(), sums_.end(), 0.0);
+  ticks_ = 0;
   const auto& T = loop_.block_temperature_K();
   for (std::size_t b = 0; b < T.size(); ++b) temp_c_[b] = T[b] - units::zero_celsius_in_kelvin;
   const auto& N = loop_.node_temperature_K();
@@ -86,9 +97,6 @@ void recorder::after_tick(double now_s) {
   for (std::size_t i = 0; i < Z.size(); ++i) zone_c_[i] = Z[i] - units::zero_celsius_in_kelvin;
   if (!fan_.empty()) fan_[0] = loop_.fan_speed();
   w_.append_sample(now_s, values_);
-  for (auto* v : {&power_, &hz_, &volts_, &util_, &throttled_, &low_power_, &wall_})
-    std::fill(v->begin(), v->end(), 0.0);
-  ticks_ = 0;
 }
 
 activity_recorder::activity_recorder(postproc::result_writer& w, tlm::platform& plat,

@@ -23,7 +23,9 @@ class recorder {
   const control_loop& loop_;
   int ticks_per_record_;
   int ticks_ = 0;
-  std::vector<double> power_, hz_, volts_, util_, temp_c_, throttled_, low_power_, wall_, node_c_, zone_c_, fan_;
+  std::size_t n_comp_ = 0, n_dom_ = 0;
+  std::vector<double> sums_, mean_;  // per record period: sums over its ticks, then their means
+  std::vector<double> temp_c_, node_c_, zone_c_, fan_;  // values at the sample time
   std::vector<const double*> values_;  // one per layout variable, in its order
 };
 

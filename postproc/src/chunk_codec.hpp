@@ -17,10 +17,12 @@ void byte_shuffle(const void* in, std::size_t n, std::size_t size, void* out);
 /// The inverse (for tests and readers of raw chunks).
 void byte_unshuffle(const void* in, std::size_t n, std::size_t size, void* out);
 
-/// A dataset's last stored chunk: a chunk equal to it (a signal that held still, such as no
-/// throttling or a pinned clock) is stored again without being compressed again.
-struct last_chunk {
-  std::vector<unsigned char> raw, stored;
+/// A dataset's last steady chunk (every row the same: no throttling, a pinned clock, a
+/// memory that never sleeps): the next steady chunk with the same row is stored again
+/// without being compressed again.
+struct steady_chunk {
+  std::vector<unsigned char> row, stored;
+  std::size_t bytes = 0;
 };
 
 /// Shuffle, then deflate in the zlib format (header, deflate stream, Adler-32), which is
@@ -33,9 +35,10 @@ class chunk_compressor {
   chunk_compressor& operator=(const chunk_compressor&) = delete;
 
   /// The stored form of a chunk of `n` elements of `size` bytes; valid until the next call.
-  /// With `memo`, a chunk equal to memo's is not compressed again, and memo takes this one.
+  /// With `memo`, a chunk whose rows (`row_elements` elements each) all equal the first is
+  /// compared with memo's: equal, memo's stored bytes are returned; else memo takes this one.
   const std::vector<unsigned char>& compress(const void* data, std::size_t n, std::size_t size,
-                                             last_chunk* memo = nullptr);
+                                             steady_chunk* memo = nullptr, std::size_t row_elements = 1);
 
  private:
   libdeflate_compressor* c_;

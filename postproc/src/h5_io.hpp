@@ -59,13 +59,14 @@ void append_rows(hid_t ds, column_type type, const void* data, hsize_t rows,
                  const context& ctx);
 void append_strings(hid_t ds, const std::vector<std::string>& values, const context& ctx);
 /// Appends rows of float64 (row-major, n_cols values each for 2-D) to an extendible dataset
-/// declared with shuffle + deflate, as whole chunks compressed by `c` and stored with
-/// H5Dwrite_chunk (no HDF5 filter pipeline, no chunk cache). The dataset must hold a whole
-/// number of chunks: every earlier append but the last covered whole chunks. A partial last
-/// chunk is padded with the fill value 0, as HDF5 pads an edge chunk; readers see only rows.
-/// `memo` (optional, one per dataset) spares compressing a chunk equal to the previous one.
-void append_chunks(hid_t ds, const double* data, hsize_t rows, chunk_compressor& c,
-                   const context& ctx, last_chunk* memo = nullptr);
+/// made by create_extendible (f64, chunks of `chunk_rows` whole rows, shuffle + deflate), as
+/// whole chunks compressed by `c` and stored with H5Dwrite_chunk (no HDF5 filter pipeline, no
+/// chunk cache). The dataset must hold a whole number of chunks: every earlier append but the
+/// last covered whole chunks. A partial last chunk is padded with the fill value 0, as HDF5
+/// pads an edge chunk; readers see only the rows. `memo` (optional, one per dataset) spares
+/// compressing a steady chunk equal to the last one.
+void append_chunks(hid_t ds, const double* data, hsize_t rows, hsize_t chunk_rows,
+                   chunk_compressor& c, const context& ctx, steady_chunk* memo = nullptr);
 
 /// A fixed-size 1-D dataset of strings (coordinate labels).
 handle create_string_dataset(hid_t loc, const std::string& name,

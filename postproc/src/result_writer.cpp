@@ -130,7 +130,7 @@ struct result_writer::impl {
     h5::handle ds;
     std::size_t n_cols = 0;
     std::vector<double> buf;  ///< rows not yet written, row-major
-    last_chunk last;          ///< used by the background thread only
+    steady_chunk steady;      ///< used by the background thread only
   };
   std::vector<variable> vars;
   std::vector<double> time_buf;
@@ -308,9 +308,10 @@ void result_writer::impl::flush_timeseries() {
   }
   background->post([this, rows] {
     const std::vector<double>& t = rows->front();
-    h5::append_chunks(time_ds.get(), t.data(), t.size(), compressor, ctx);
+    h5::append_chunks(time_ds.get(), t.data(), t.size(), layout::timeseries_chunk_rows, compressor, ctx);
     for (std::size_t i = 0; i < vars.size(); ++i)
-      h5::append_chunks(vars[i].ds.get(), (*rows)[i + 1].data(), t.size(), compressor, ctx, &vars[i].last);
+      h5::append_chunks(vars[i].ds.get(), (*rows)[i + 1].data(), t.size(), layout::timeseries_chunk_rows,
+                        compressor, ctx, &vars[i].steady);
     std::lock_guard<std::mutex> lock(spare_m);
     spare.push_back(rows);
   });
@@ -429,8 +430,10 @@ void result_writer::impl::flush_ops() {
   op_start_buf.reserve(layout::table_chunk_rows);
   op_end_buf.reserve(layout::table_chunk_rows);
   background->post([this, rows] {
-    h5::append_chunks(ops_start.get(), rows->first.data(), rows->first.size(), compressor, ctx);
-    h5::append_chunks(ops_end.get(), rows->second.data(), rows->second.size(), compressor, ctx);
+    h5::append_chunks(ops_start.get(), rows->first.data(), rows->first.size(), layout::table_chunk_rows,
+                      compressor, ctx);
+    h5::append_chunks(ops_end.get(), rows->second.data(), rows->second.size(), layout::table_chunk_rows,
+                      compressor, ctx);
   });
 }
 

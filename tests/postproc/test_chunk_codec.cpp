@@ -101,16 +101,26 @@ std::vector<double> inflate_doubles(const std::vector<unsigned char>& stored, st
 }
 }  // namespace
 
-TEST_CASE("a chunk equal to the dataset's last one is stored as before; a changed one is not") {
+TEST_CASE("a steady chunk equal to the dataset's last one is stored as before; others are compressed") {
   chunk_compressor c(1);
-  last_chunk memo;
-  std::vector<double> a(1024, 0.0), b(1024, 0.0);
-  b[1000] = 0.25;  // one value differs
-  const std::vector<unsigned char> first = c.compress(a.data(), a.size(), 8, &memo);
+  steady_chunk memo;
+  // 256 rows of 4 columns (a clock per domain), every row the same.
+  std::vector<double> a(1024);
+  for (std::size_t i = 0; i < a.size(); ++i) a[i] = 1e9 * static_cast<double>(1 + i % 4);
+  std::vector<double> b = a;
+  b[1001] = 0.25;  // one value differs: not steady
+  const std::vector<unsigned char> first = c.compress(a.data(), a.size(), 8, &memo, 4);
   CHECK(inflate_doubles(first, a.size()) == a);
+  CHECK(memo.bytes == a.size() * 8);
+  CHECK(inflate_doubles(c.compress(b.data(), b.size(), 8, &memo, 4), b.size()) == b);
+  CHECK(memo.stored == first);  // a moving chunk leaves the memo as it was
   c.compress(b.data(), 1000, 8);  // without the memo: it neither reads nor changes it
-  CHECK(c.compress(a.data(), a.size(), 8, &memo) == first);
-  const std::vector<unsigned char> changed = c.compress(b.data(), b.size(), 8, &memo);
-  CHECK(inflate_doubles(changed, b.size()) == b);
-  CHECK(inflate_doubles(c.compress(a.data(), a.size(), 8, &memo), a.size()) == a);
+  CHECK(c.compress(a.data(), a.size(), 8, &memo, 4) == first);
+  // Steady with another row: compressed afresh, and the memo follows it.
+  std::vector<double> z(1024, 0.0);
+  const std::vector<unsigned char> zeros = c.compress(z.data(), z.size(), 8, &memo, 4);
+  CHECK(inflate_doubles(zeros, z.size()) == z);
+  CHECK(zeros != first);
+  CHECK(memo.stored == zeros);
+  CHECK(inflate_doubles(c.compress(a.data(), a.size(), 8, &memo, 4), a.size()) == a);
 }
