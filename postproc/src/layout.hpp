@@ -59,8 +59,10 @@ inline constexpr hsize_t timeseries_chunk_rows = 1024;
 inline constexpr hsize_t table_chunk_rows = 4096;
 /// Full timeseries chunks waiting for the background writer before append_sample waits.
 inline constexpr std::size_t timeseries_chunks_in_flight = 4;
-/// zlib level: 1 compresses these tables within a few percent of level 4 at two thirds of
-/// the time (bench/RESULTS.md, "Recording cost").
+/// Deflate level: for the timeseries and operator times, libdeflate's (chunk_codec.hpp; 1 is
+/// twice zlib's level-1 speed for 1-6 % larger chunks); for the other tables, zlib's through
+/// HDF5's filter (1 compresses them within a few percent of level 4 at two thirds of the
+/// time). bench/RESULTS.md, "Recording cost".
 inline constexpr int deflate_level = 1;
 
 }  // namespace ptsim::postproc::layout
