@@ -271,8 +271,22 @@ void resolve_target(const std::string& name, const std::string& kind, const view
     const double idle = c.si("idle_power"), active = c.si("active_power");
     if (active < idle) c.fail("active_power is below idle_power", "active_power");
     const double e = (active - idle) / m.bandwidth_Bps;
+    std::vector<double> state_W;
+    if (kind == "nvme") {
+      for (const auto& ps : c.at("power_states").items()) {
+        m.power_states.push_back({ps.str("name"), ps.si("idle_after"), ps.si("entry_latency"), ps.si("exit_latency")});
+        state_W.push_back(ps.si("power"));
+        if (state_W.back() > idle) ps.fail("a low-power state above idle_power (" + c.str("idle_power") + ")", "power");
+      }
+      try {
+        tlm::nvme_apst check(m.power_states);
+      } catch (const std::exception& e) {
+        c.fail(e.what(), "power_states");
+      }
+    }
     sc.platform.memories.push_back(m);
     add_memory_power(sc, name, idle, e, m.write_bandwidth_Bps > 0 ? (active - idle) / m.write_bandwidth_Bps : e);
+    sc.power.back().memory.low_power_state_W = state_W;
     return;
   }
   const bool total = c.has("bandwidth"), split = c.has("channel_bandwidth");

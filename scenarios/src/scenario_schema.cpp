@@ -191,14 +191,28 @@ schema_ptr memory_schema(const std::string& what, const char* latency, const cha
 }
 
 schema_ptr nvme_schema() {
-  return object("NVMe storage: read and write bandwidth, latency, idle and active power",
+  return object("NVMe storage: read and write bandwidth, latency, idle and active power, APST power states",
                 {req("kind", str("component kind")),
                  req("read_bandwidth", quantity(dims::bandwidth(), "sequential read bandwidth")),
                  opt("write_bandwidth", quantity(dims::bandwidth(), "sequential write bandwidth (default: read)")),
                  opt("latency", quantity(dims::time(), "access latency (illustrative default)", "80 us", 0.0, false)),
                  opt("capacity", quantity(dims::bytes(), "capacity", "3.84 TB")),
                  opt("idle_power", quantity(dims::power(), "power when idle", "5 W", 0.0, false)),
-                 opt("active_power", quantity(dims::power(), "power streaming at full bandwidth", "20 W", 0.0, false))});
+                 opt("active_power", quantity(dims::power(), "power streaming at full bandwidth", "20 W", 0.0, false)),
+                 opt("power_states",
+                     list_of(object("non-operational power state (NVMe APST)",
+                                    {req("name", str("state name (e.g. PS3, PS4)")),
+                                     req("power", quantity(dims::power(), "power while resident", std::nullopt, 0.0,
+                                                           false)),
+                                     req("idle_after", quantity(dims::time(), "idle time since the last I/O completed "
+                                                                "before the drive enters the state", std::nullopt,
+                                                                0.0, false)),
+                                     opt("entry_latency", quantity(dims::time(), "time to enter (ENLAT)", "0 s", 0.0,
+                                                                   false)),
+                                     opt("exit_latency", quantity(dims::time(), "time back to PS0 (EXLAT), paid by "
+                                                                  "the next I/O", "0 s", 0.0, false))}),
+                             "APST: non-operational states, shallow to deep, entered autonomously when idle (PS0, "
+                             "the operational state, is idle_power and active_power)"))});
 }
 
 schema_ptr nic_schema() {
