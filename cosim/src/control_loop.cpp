@@ -242,6 +242,11 @@ const std::vector<dvfs_decision>& control_loop::tick(double now_s, const std::ve
       low_power_share_[i] = resident;
       dom_util_[c.domain] = std::max(dom_util_[c.domain], busy);
       doms_[c.domain].last_activity = std::max(doms_[c.domain].last_activity, act);
+    } else if (!in[i].idle_s.empty()) {  // NVMe power states (APST)
+      p = c.mmodel->with_states_W(in[i].bytes_read, in[i].bytes_written, period_s_, in[i].idle_s);
+      double resident = 0;
+      for (double s : in[i].idle_s) resident += s / period_s_;
+      low_power_share_[i] = std::min(1.0, resident);
     } else {
       p = c.mmodel->step_W(in[i].bytes_read, in[i].bytes_written, period_s_);
       low_power_share_[i] = c.mmodel->in_self_refresh() ? 1.0 : 0.0;

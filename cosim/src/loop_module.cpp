@@ -38,8 +38,10 @@ loop_module::loop_module(sc_core::sc_module_name name, control_loop& loop, tlm::
       }
     for (const auto& i : plat.interconnects())
       if (c == i->basename()) l = &i->ledger();
+    tlm::memory* storage = nullptr;
     for (const auto& m : plat.memories())
-      if (c == m->basename()) l = &m->ledger();
+      if (c == m->basename()) l = &m->ledger(), storage = m->config().power_states.empty() ? nullptr : m.get();
+    storage_.push_back(storage);
     if (!l) throw std::logic_error("component '" + c + "' has no model in the platform");
     ledgers_.push_back(l);
     is_compute_.push_back(compute);
@@ -85,6 +87,8 @@ void loop_module::tick() {
         seen[s] = total;
       }
     }
+    // NVMe: seconds in each low-power state in the period.
+    if (tlm::memory* m = storage_[i]) c.idle_s = m->take_power_state_seconds(k_ - 1, now);
   }
   for (std::size_t d = 0; d < clocks_.size(); ++d) {
     const auto avg = clocks_[d]->collect(now);

@@ -40,6 +40,7 @@ class loop_module : public sc_core::sc_module {
   std::vector<bool> is_compute_;
   std::vector<tlm::compute_unit*> units_;           // component index -> unit (null: not compute)
   std::vector<std::vector<double>> idle_seen_s_;    // per unit and state: residency already taken
+  std::vector<tlm::memory*> storage_;               // component index -> NVMe with power states (else null)
   struct idle_adapter;
   std::vector<std::unique_ptr<idle_adapter>> idle_govs_;
   std::vector<tlm::domain_clock*> clocks_;

@@ -10,12 +10,23 @@ memory_power_model::memory_power_model(const memory_power_params& p)
       e_write_(detail::require_non_negative("energy_per_byte_write_J", p.energy_per_byte_write_J)),
       refresh_W_(detail::require_non_negative("refresh_W", p.refresh_W)),
       sr_W_(p.self_refresh_W < 0 ? -1.0 : detail::require_non_negative("self_refresh_W", p.self_refresh_W)),
-      sr_after_s_(detail::require_non_negative("self_refresh_after_s", p.self_refresh_after_s)) {}
+      sr_after_s_(detail::require_non_negative("self_refresh_after_s", p.self_refresh_after_s)) {
+  for (double w : p.low_power_state_W) state_W_.push_back(detail::require_non_negative("low_power_state_W", w));
+}
 
 double memory_power_model::power_W(double bytes_read, double bytes_written, double period_s) const {
   // A zero period would turn any traffic into infinite power: a caller bug, said loudly.
   if (!(period_s > 0.0)) detail::bad_param("period_s", "a value > 0 s", period_s);
   return background_W_ + refresh_W_ + (e_read_ * bytes_read + e_write_ * bytes_written) / period_s;
+}
+
+double memory_power_model::with_states_W(double bytes_read, double bytes_written, double period_s,
+                                         const std::vector<double>& state_s) const {
+  // P_background (1 - sum r_k) + sum P_k r_k, written as P_background + sum (P_k - P_background) r_k.
+  double p = power_W(bytes_read, bytes_written, period_s);
+  for (std::size_t k = 0; k < state_s.size() && k < state_W_.size(); ++k)
+    p += (state_W_[k] - background_W_) * state_s[k] / period_s;
+  return p;
 }
 
 double memory_power_model::step_W(double bytes_read, double bytes_written, double period_s) {

@@ -15,6 +15,7 @@
 
 #include "ptsim/power/dt_opp.hpp"
 #include "ptsim/power/energy_model.hpp"
+#include "ptsim/thermal/floorplan_builder.hpp"
 #include "ptsim/thermal/plant.hpp"
 #include "ptsim/tlm/model_zoo.hpp"
 #include "ptsim/tlm/operators.hpp"
@@ -270,8 +271,22 @@ void resolve_target(const std::string& name, const std::string& kind, const view
     const double idle = c.si("idle_power"), active = c.si("active_power");
     if (active < idle) c.fail("active_power is below idle_power", "active_power");
     const double e = (active - idle) / m.bandwidth_Bps;
+    std::vector<double> state_W;
+    if (kind == "nvme") {
+      for (const auto& ps : c.at("power_states").items()) {
+        m.power_states.push_back({ps.str("name"), ps.si("idle_after"), ps.si("entry_latency"), ps.si("exit_latency")});
+        state_W.push_back(ps.si("power"));
+        if (state_W.back() > idle) ps.fail("a low-power state above idle_power (" + c.str("idle_power") + ")", "power");
+      }
+      try {
+        tlm::nvme_apst check(m.power_states);
+      } catch (const std::exception& e) {
+        c.fail(e.what(), "power_states");
+      }
+    }
     sc.platform.memories.push_back(m);
     add_memory_power(sc, name, idle, e, m.write_bandwidth_Bps > 0 ? (active - idle) / m.write_bandwidth_Bps : e);
+    sc.power.back().memory.low_power_state_W = state_W;
     return;
   }
   const bool total = c.has("bandwidth"), split = c.has("channel_bandwidth");
@@ -688,13 +703,71 @@ void resolve_datacenter(const view& v, thermal::thermal_config& th) {
   dc.flow_exponent = v.num("flow_exponent");
 }
 
+// thermal.floorplan given as components: checked here with positions, then laid out by
+// thermal::build_floorplan. Returns false (problems reported) when no floorplan results.
+bool resolve_layout(const view& v, thermal::floorplan& fp) {
+  std::vector<thermal::floorplan_component> parts;
+  std::set<std::string> names;
+  const auto items = v.at("components").items();
+  for (const auto& c : items)
+    if (!names.insert(c.str("name")).second) c.fail("duplicate component '" + c.str("name") + "'", "name");
+  bool ok = names.size() == items.size();
+  for (const auto& c : items) {
+    thermal::floorplan_component p{c.str("name"), c.si("area"), c.num("aspect"), {}};
+    if (!(p.aspect > 0)) {
+      c.fail("aspect must be positive, found " + c.str("aspect"), "aspect");
+      ok = false;
+    }
+    for (const auto& n : c.at("next_to").items()) {
+      if (n.scalar() == p.name) n.fail("a component cannot be next_to itself");
+      else if (!names.count(n.scalar())) n.fail("'" + n.scalar() + "' is not one of the floorplan's components");
+      else {
+        p.next_to.push_back(n.scalar());
+        continue;
+      }
+      ok = false;
+    }
+    parts.push_back(std::move(p));
+  }
+  if (items.empty()) {
+    v.fail("a floorplan needs at least one component", "components");
+    ok = false;
+  }
+  if (!(v.num("die_aspect") > 0)) {
+    v.fail("die_aspect must be positive", "die_aspect");
+    ok = false;
+  }
+  if (!ok) return false;
+  thermal::floorplan_options o;
+  o.die_aspect = v.num("die_aspect");
+  o.whitespace = v.num("whitespace");
+  try {
+    fp = thermal::build_floorplan(parts, o);
+  } catch (const std::exception& e) {
+    v.fail(std::string("floorplan: ") + e.what(), "components");
+    return false;
+  }
+  const auto apart = thermal::unmet_neighbours(parts, fp);
+  for (const auto& [a, b] : apart)
+    for (std::size_t i = 0; i < parts.size(); ++i)
+      if (parts[i].name == a || parts[i].name == b) {
+        items[i].fail("next_to: '" + a + "' and '" + b + "' could not be placed sharing an edge (relax the hints "
+                      "or the aspect ratios)", "next_to");
+        break;
+      }
+  return apart.empty();
+}
+
 void resolve_thermal(const view& t, scenario& sc, std::vector<std::string>& sensor_nodes) {
   auto& th = sc.thermal;
   th.ambient = units::abs_kelvin(t.si("ambient"));
-  std::vector<thermal::block> blocks;
-  for (const auto& b : t.at("floorplan").items())
-    blocks.push_back({b.str("name"), b.si("width"), b.si("height"), b.si("x"), b.si("y")});
-  try {
+  const view fpv = t.at("floorplan");
+  if (!fpv.node().IsSequence()) {
+    if (!resolve_layout(fpv, th.fp)) return;
+  } else try {
+    std::vector<thermal::block> blocks;
+    for (const auto& b : fpv.items())
+      blocks.push_back({b.str("name"), b.si("width"), b.si("height"), b.si("x"), b.si("y")});
     th.fp = thermal::floorplan(blocks);
     for (const auto& p : th.fp.problems()) t.fail("floorplan: " + p, "floorplan");
   } catch (const std::exception& e) {

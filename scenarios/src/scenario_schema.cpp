@@ -191,14 +191,28 @@ schema_ptr memory_schema(const std::string& what, const char* latency, const cha
 }
 
 schema_ptr nvme_schema() {
-  return object("NVMe storage: read and write bandwidth, latency, idle and active power",
+  return object("NVMe storage: read and write bandwidth, latency, idle and active power, APST power states",
                 {req("kind", str("component kind")),
                  req("read_bandwidth", quantity(dims::bandwidth(), "sequential read bandwidth")),
                  opt("write_bandwidth", quantity(dims::bandwidth(), "sequential write bandwidth (default: read)")),
                  opt("latency", quantity(dims::time(), "access latency (illustrative default)", "80 us", 0.0, false)),
                  opt("capacity", quantity(dims::bytes(), "capacity", "3.84 TB")),
                  opt("idle_power", quantity(dims::power(), "power when idle", "5 W", 0.0, false)),
-                 opt("active_power", quantity(dims::power(), "power streaming at full bandwidth", "20 W", 0.0, false))});
+                 opt("active_power", quantity(dims::power(), "power streaming at full bandwidth", "20 W", 0.0, false)),
+                 opt("power_states",
+                     list_of(object("non-operational power state (NVMe APST)",
+                                    {req("name", str("state name (e.g. PS3, PS4)")),
+                                     req("power", quantity(dims::power(), "power while resident", std::nullopt, 0.0,
+                                                           false)),
+                                     req("idle_after", quantity(dims::time(), "idle time since the last I/O completed "
+                                                                "before the drive enters the state", std::nullopt,
+                                                                0.0, false)),
+                                     opt("entry_latency", quantity(dims::time(), "time to enter (ENLAT)", "0 s", 0.0,
+                                                                   false)),
+                                     opt("exit_latency", quantity(dims::time(), "time back to PS0 (EXLAT), paid by "
+                                                                  "the next I/O", "0 s", 0.0, false))}),
+                             "APST: non-operational states, shallow to deep, entered autonomously when idle (PS0, "
+                             "the operational state, is idle_power and active_power)"))});
 }
 
 schema_ptr nic_schema() {
@@ -423,6 +437,19 @@ schema_ptr thermal_schema() {
                      req("y", quantity(dims::length(), "bottom edge", std::nullopt, 0.0, false)),
                      req("width", quantity(dims::length(), "width")),
                      req("height", quantity(dims::length(), "height"))});
+  auto part = object("component to place",
+                     {req("name", str("block name (a platform component's name receives its power)")),
+                      req("area", quantity(dims::area(), "silicon area, kept exactly")),
+                      opt("aspect", number("preferred width / height", "1", 0.0)),
+                      opt("next_to", list_of(str("component of this list"),
+                                             "components that should share an edge with this one (heat or data "
+                                             "exchange); refused if the layout cannot honour it"))});
+  auto layout = object(
+      "floorplan generated from components: recursive slicing that keeps areas exact and tiles the die, honours "
+      "next_to, and keeps each block near its aspect (see README, Floorplans from components)",
+      {req("components", list_of(part, "components to place")),
+       opt("die_aspect", number("die width / height", "1", 0.0)),
+       opt("whitespace", number("share of the die left empty, as blocks whitespace_<k>", "0", 0.0, 0.95))});
   auto package = package_schema();
   auto solver = object("transient solver",
                        {opt("method", enumeration({"auto", "exponential", "backward_euler"},
@@ -432,7 +459,9 @@ schema_ptr thermal_schema() {
                         opt("substeps", integer("backward-Euler sub-steps per control period", "8", 1))});
   return object("thermal model",
                 {req("ambient", temperature("ambient temperature")),
-                 req("floorplan", list_of(blk, "die floorplan")),
+                 req("floorplan", one_of({list_of(blk, "die floorplan as rectangles"), layout},
+                                         "die floorplan: a list of rectangles, or {components, die_aspect, "
+                                         "whitespace} to generate one (`ptsim floorplan` writes it as .flp)")),
                  opt("package", package),
                  opt("power_map", map_of(str("floorplan block"), "component -> block receiving its power "
                                                                "(default: the block of the same name)")),

@@ -57,7 +57,14 @@ std::string type_name(const schema_node& s) {
     case node_type::number: return "a number";
     case node_type::quantity:
       return s.dim.describe() + " with a unit, e.g. \"1 " + unit_hint(s.dim, s.absolute_temperature) + "\"";
-    case node_type::one_of: return "a name or a mapping";
+    case node_type::one_of: {
+      std::string out;
+      for (std::size_t i = 0; i < s.alternatives.size(); ++i)
+        out += (i ? " or " : "") + (s.alternatives[i]->type == node_type::list_of ? std::string("a list")
+                                    : s.alternatives[i]->type == node_type::object ? std::string("a mapping")
+                                                                                  : type_name(*s.alternatives[i]));
+      return out;
+    }
   }
   return "?";
 }
@@ -285,9 +292,13 @@ bool apply_override(YAML::Node& root, const schema_ptr& schema, const override_k
     // Choose the schema of the child.
     schema_ptr child;
     if (s->type == node_type::one_of) {
+      // The alternative of the node's shape: a list's elements by index, else the mapping's keys.
+      schema_ptr pick;
       for (const auto& alt : s->alternatives)
-        if (alt->type == node_type::object) s = alt;
-      if (cur.IsScalar()) {
+        if (alt->type == (cur.IsSequence() ? node_type::list_of : node_type::object)) pick = alt;
+      if (!pick) return fail("'" + walked + "' has no key '" + seg + "'");
+      s = pick;
+      if (s->type == node_type::object && cur.IsScalar()) {
         // Promote "name" to {governor: name} so a tunable can be set beside it.
         const field* first = s->fields.empty() ? nullptr : &s->fields.front();
         YAML::Node m(YAML::NodeType::Map);

@@ -87,6 +87,21 @@ TEST_CASE("memory power: background + energy per byte / period") {
   CHECK_THROWS_AS(m.power_W(1, 1, 0.0), std::invalid_argument);
 }
 
+TEST_CASE("NVMe power states: idle power replaced by each state's for its residency") {
+  memory_power_params p;
+  p.background = units::watts(5.0);     // PS0 idle
+  p.energy_per_byte_read_J = 2.14e-9;   // (20 W - 5 W) / 7 GB/s
+  p.low_power_state_W = {0.07, 0.005};  // PS3, PS4
+  const memory_power_model m(p);
+  // 1 ms period: 0.2 ms PS3, 0.5 ms PS4, 0.3 ms PS0 reading 1 MB:
+  // 5 * 0.3 + 0.07 * 0.2 + 0.005 * 0.5 + 2.14e-9 * 1e6 / 1e-3 = 1.5 + 0.014 + 0.0025 + 2.14 = 3.6565 W
+  CHECK(m.with_states_W(1e6, 0, 1e-3, {0.2e-3, 0.5e-3}) == doctest::Approx(3.6565).epsilon(1e-12));
+  // A whole period in PS4 draws PS4's power; none in a state draws PS0's.
+  CHECK(m.with_states_W(0, 0, 1e-3, {0, 1e-3}) == doctest::Approx(0.005).epsilon(1e-12));
+  CHECK(m.with_states_W(0, 0, 1e-3, {0, 0}) == doctest::Approx(5.0).epsilon(1e-12));
+  check_rejects([] { memory_power_params q; q.low_power_state_W = {-1}; memory_power_model n(q); }, "low_power_state_W");
+}
+
 TEST_CASE("memory_power_params validation names the parameter") {
   check_rejects([] { memory_power_params p; p.background = units::watts(-1); memory_power_model m(p); }, "background");
   check_rejects([] { memory_power_params p; p.energy_per_byte_read_J = -1; memory_power_model m(p); }, "energy_per_byte_read_J");

@@ -14,6 +14,7 @@ void add_list(CLI::App& app);
 void add_schema(CLI::App& app);
 void add_sweep(CLI::App& app);
 void add_thermal(CLI::App& app);
+void add_floorplan(CLI::App& app);
 /// `ptsim thermal ARGS...` (argv after the subcommand): HotSpot-style options, parsed by thermal.
 int run_thermal(int argc, char** argv);
 

@@ -29,6 +29,7 @@ int main_cli(int argc, char** argv) {
   cli::add_schema(app);
   cli::add_sweep(app);
   cli::add_thermal(app);
+  cli::add_floorplan(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::RuntimeError& e) {  // a subcommand's own failure, already reported

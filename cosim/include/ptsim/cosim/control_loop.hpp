@@ -25,7 +25,7 @@ struct component_input {
   // memories and interconnects: bytes moved in the period
   double bytes_read = 0, bytes_written = 0;
   // compute units: seconds resident in each idle state in the period (sized like the
-  // unit's idle states; empty: none)
+  // unit's idle states; empty: none); NVMe: seconds in each low-power (APST) state
   std::vector<double> idle_s;
 };
 

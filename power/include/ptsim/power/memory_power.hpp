@@ -11,6 +11,15 @@
 // both. The idle timer counts whole periods without traffic, so self-refresh is resolved
 // to the control period; self_refresh_after = 0 puts every idle period in self-refresh.
 // Without a self_refresh_power (< 0) the memory never enters it.
+//
+// NVMe storage with low-power states (APST, resolved in time by the TLM model, which
+// reports the seconds s_k resident in each non-operational state k in the period):
+//
+//   P = P_background * (1 - sum_k r_k) + sum_k P_k * r_k + (E_read * bytes_read + E_write * bytes_written) / period,
+//   r_k = s_k / period
+//
+// P_background is the drive's PS0 idle power, P_k the state's power [W]; entries and exits
+// count as PS0 (the drive draws at least its idle power while changing state).
 #include <string>
 #include <vector>
 
@@ -25,6 +34,7 @@ struct memory_power_params {
   double refresh_W = 0.0;          ///< auto-refresh while active
   double self_refresh_W = -1.0;    ///< < 0: no self-refresh
   double self_refresh_after_s = 0.0;
+  std::vector<double> low_power_state_W;  ///< NVMe non-operational states, shallow to deep
 };
 
 class memory_power_model {
@@ -34,11 +44,15 @@ class memory_power_model {
   double power_W(double bytes_read, double bytes_written, double period_s) const;
   /// Power over the next period, following the idle timer into and out of self-refresh.
   double step_W(double bytes_read, double bytes_written, double period_s);
+  /// NVMe: power over a period with `state_s[k]` seconds resident in low_power_state_W[k].
+  double with_states_W(double bytes_read, double bytes_written, double period_s,
+                       const std::vector<double>& state_s) const;
   bool in_self_refresh() const { return in_sr_; }
   double background_W() const { return background_W_; }
 
  private:
   double background_W_, e_read_, e_write_, refresh_W_, sr_W_, sr_after_s_;
+  std::vector<double> state_W_;
   double idle_s_ = 0;  ///< time since the last traffic (whole periods)
   bool in_sr_ = false;
 };

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "ptsim/tlm/decoder.hpp"
+#include "ptsim/tlm/nvme_apst.hpp"
 #include "ptsim/tlm/op.hpp"
 #include "ptsim/units/quantities.hpp"
 
@@ -80,6 +81,8 @@ struct memory_config {
   units::seconds_t latency = units::seconds(100e-9);
   double capacity_B = 0;
   int channels = 1;          ///< for reporting; bandwidth is the channels' sum
+  /// NVMe: non-operational power states under APST, shallow to deep (empty: PS0 only).
+  std::vector<nvme_state_timing> power_states;
 };
 
 struct platform_config {
