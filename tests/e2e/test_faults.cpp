@@ -2,7 +2,6 @@
 // that looks complete when the run did not finish.
 #include <doctest/doctest.h>
 
-#include <algorithm>
 #include <csignal>
 #include <thread>
 
@@ -34,9 +33,12 @@ TEST_CASE("a full disk (file-size limit) fails cleanly and leaves nothing") {
   // One line: the file, what failed and the operating system's reason; not HDF5's stack
   // (nor SystemC's report around it: the write happens in a SystemC thread).
   CHECK(r.err.find("out.h5.part: cannot append to a dataset: File too large") != std::string::npos);
-  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  // (Not a count of lines: under AddressSanitizer, SystemC's stack switching adds a warning.)
+  CHECK(r.err.find("ptsim run: simulation stopped: out.h5.part") != std::string::npos);
   CHECK(r.err.find("H5D") == std::string::npos);
+  CHECK(r.err.find("HDF5") == std::string::npos);
   CHECK(r.err.find("In process") == std::string::npos);
+  CHECK(r.err.find("(E549)") == std::string::npos);
   CHECK(no_result(s.dir, "out.h5"));
   // PTSIM_DEBUG=1 adds the whole HDF5 stack for the developer.
   const result dbg = run_ptsim(s.dir, "run -q -o out.h5 ; exit $?", "ulimit -f 20; PTSIM_DEBUG=1; export PTSIM_DEBUG; ");
