@@ -17,8 +17,15 @@ declare -A seeds=(
   [overrides]="$corpus/overrides"
   [flp]="$corpus/flp"
   [units]="$corpus/units"
+  [sweep]="$corpus/sweep $root/scenarios/sweeps"
+  [hotspot_config]="$corpus/hotspot_config"
+  [ptrace]="$corpus/ptrace"
+  [lcf]="$corpus/lcf"
+  [materials]="$corpus/materials"
 )
-declare -A runs=([scenario]=19000 [overrides]=7000 [flp]=400000 [units]=300000)
+# About 10-20 s each on one shared core of CI's 2-core machine (figures: bench/RESULTS.md).
+declare -A runs=([scenario]=19000 [overrides]=7000 [flp]=400000 [units]=300000
+                 [sweep]=30000 [hotspot_config]=6000 [ptrace]=120000 [lcf]=200000 [materials]=200000)
 for h in "${!seeds[@]}"; do
   n="${PTSIM_FUZZ_RUNS:-${runs[$h]}}"; [ "$n" = 0 ] && n=-1
   exe="$build/tests/fuzz/fuzz_$h"

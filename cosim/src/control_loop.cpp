@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
 
 namespace ptsim::cosim {
@@ -210,6 +211,34 @@ std::vector<std::pair<double, double>> control_loop::initial_points() {
   return pts;
 }
 
+namespace {
+// The scenario speaks degC; the thermal library kelvin.
+std::string fmt_degC(double kelvin) {
+  char b[64];
+  std::snprintf(b, sizeof b, "%.1f degC", kelvin - 273.15);
+  return b;
+}
+}  // namespace
+
+// The thermal library's report (kelvin, network node) rephrased for the scenario's reader:
+// the floorplan block (or package node) by name, degC, and the simulated time.
+thermal::divergence_error control_loop::runaway_in_user_terms(const thermal::divergence_error& e) const {
+  const std::string name = e.node_name.empty() ? "?" : e.node_name;
+  const bool is_block = std::find(block_names_.begin(), block_names_.end(), name) != block_names_.end();
+  const std::string where = is_block ? "block" : "node";
+  std::string msg = "thermal runaway: " + where + " '" + name + "' ";
+  if (std::isfinite(e.temperature_K)) {
+    msg += "reached " + fmt_degC(e.temperature_K);
+    if (std::isfinite(e.limit_K)) msg += " (limit " + fmt_degC(e.limit_K) + ")";
+  } else {
+    msg += "has a temperature that is not finite";
+  }
+  char t[64];
+  std::snprintf(t, sizeof t, " at t = %.9g s", e.time_s);
+  msg += t;
+  return thermal::divergence_error(msg, e.node, e.time_s, e.temperature_K, e.limit_K);
+}
+
 const std::vector<dvfs_decision>& control_loop::tick(double now_s, const std::vector<component_input>& in,
                                                      const std::vector<domain_input>& dom_in) {
   decisions_.clear();
@@ -275,7 +304,11 @@ const std::vector<dvfs_decision>& control_loop::tick(double now_s, const std::ve
     update_sensors(true);
   }
   first_tick_ = false;
-  plant_.step(block_power_.data());
+  try {
+    plant_.step(block_power_.data());
+  } catch (const thermal::divergence_error& e) {
+    throw runaway_in_user_terms(e);
+  }
   const auto& T = plant_.block_temperatures_K();
   std::copy(T.begin(), T.end(), block_temp_.begin());
   update_sensors(false);

@@ -115,10 +115,14 @@ activity_recorder::activity_recorder(postproc::result_writer& w, tlm::platform& 
 }
 
 void activity_recorder::on_op(unit_sums& u, const tlm::op_record& r) {
-  if (record_ops_) {
+  if (record_ops_ && !failed_) try {
     op_label& l = op_label_[r.operation];
     if (l.name != r.operation->name || l.name.empty()) l = {r.operation->name, w_.op_label(r.operation->name)};
     w_.add_op(u.label, l.id, r.start_s, r.end_s, bound_label_[static_cast<std::size_t>(r.bound)]);
+  } catch (const std::exception& e) {
+    failed_ = true;
+    if (!on_error) throw;
+    on_error(e.what());
   }
   if (r.end_s <= duration_s_) ++u.ops_in_run;
 }

@@ -3,6 +3,8 @@
 // voltage and utilisation as averages over the record window ending at `time` (so the
 // timeseries integrates to the run's energy); temperature as the value at `time`.
 #include <array>
+#include <functional>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -41,6 +43,10 @@ class activity_recorder {
   void after_tick(const control_loop& loop, double period_s);
   /// Hands unit_summary and domain_summary to the writer; call once, at the end.
   void finish(const control_loop& loop);
+  /// Receives a failure to record an operator (e.g. the disk is full). on_op runs in a
+  /// compute unit's SystemC thread, where an exception would reach SystemC's own handler;
+  /// the run stops through this instead. Recording stops after the first failure.
+  std::function<void(const std::string&)> on_error;
 
  private:
   struct unit_sums {
@@ -55,6 +61,7 @@ class activity_recorder {
   postproc::result_writer& w_;
   double duration_s_;
   bool record_ops_;
+  bool failed_ = false;
   std::vector<unit_sums> units_;  // indexed like plat.units(); never resized after wiring
   std::vector<double> throttled_s_, thermal_s_, power_s_;
   // What the limits cost (domain_summary_row::time_lost_*): the state the period that just

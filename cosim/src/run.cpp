@@ -74,14 +74,27 @@ run_outcome run_scenario(const scenarios::scenario& sc, const run_options& opts)
   }
 
   tlm::platform plat(sc.platform, sc.workload, initial, T, sc.seed);
-  plat.workload().on_drop = [&](const std::string& stream, double t) {
-    writer.add_event({t, "drop", stream, "request dropped: queue full", 0});
-  };
   loop_module lm("control_loop", loop, plat, T, latency, sc.power);
+  // Failures in SystemC threads (writing a drop event or an operator, e.g. to a full disk)
+  // must not escape to SystemC, which would wrap them in its own report: they stop the run
+  // like a failure of the loop does.
+  const auto stop_with = [&lm](const std::string& what) {
+    if (lm.error.empty()) lm.error = what;
+    sc_core::sc_stop();
+  };
+  plat.workload().on_drop = [&](const std::string& stream, double t) {
+    if (!lm.error.empty()) return;
+    try {
+      writer.add_event({t, "drop", stream, "request dropped: queue full", 0});
+    } catch (const std::exception& e) {
+      stop_with(e.what());
+    }
+  };
   const int ticks_per_record = static_cast<int>(std::lround(sc.record_period.value() / T));
   recorder rec(writer, loop, ticks_per_record);
   writer.set_ops_limit(opts.ops_limit);
   activity_recorder activity(writer, plat, sc.duration.value(), opts.record);
+  activity.on_error = stop_with;
   lm.enabled = opts.closed_loop;
   std::vector<double> component_energy_J(loop.component_names().size(), 0.0);  // for job energy
   run_totals totals;

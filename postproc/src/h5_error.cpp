@@ -1,5 +1,7 @@
 #include "h5_error.hpp"
 
+#include <cstdlib>
+#include <cstring>
 #include <stdexcept>
 
 namespace ptsim::postproc::h5 {
@@ -24,7 +26,34 @@ herr_t collect(unsigned /*n*/, const H5E_error2_t* err, void* data) {
   return 0;
 }
 
+// Keeps the innermost (last visited, walking downward) non-empty description.
+herr_t innermost(unsigned /*n*/, const H5E_error2_t* err, void* data) {
+  if (err->desc && *err->desc) *static_cast<std::string*>(data) = err->desc;
+  return 0;
+}
+
 }  // namespace
+
+std::string error_reason() {
+  std::string desc;
+  H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, innermost, &desc);
+  if (desc.empty()) return "unknown HDF5 error";
+  // The sec2 (POSIX) driver reports a failed system call as "... errno = 27, error message =
+  // 'File too large', ...": the operating system's words are what the user needs.
+  const std::string key = "error message = '";
+  const auto at = desc.find(key);
+  if (at != std::string::npos) {
+    const auto from = at + key.size();
+    const auto to = desc.find('\'', from);
+    if (to != std::string::npos && to > from) return desc.substr(from, to - from);
+  }
+  return desc;
+}
+
+bool debug_enabled() {
+  const char* v = std::getenv("PTSIM_DEBUG");
+  return v && *v && std::strcmp(v, "0") != 0;
+}
 
 std::string error_stack_text() {
   std::string text;
@@ -34,9 +63,10 @@ std::string error_stack_text() {
 }
 
 void context::fail(const std::string& what) const {
-  const std::string detail = error_stack_text();
+  std::string message = path + ": " + what + ": " + error_reason();
+  if (debug_enabled()) message += " [HDF5 stack: " + error_stack_text() + "]";
   H5Eclear2(H5E_DEFAULT);
-  throw std::runtime_error(path + ": " + what + " (HDF5: " + detail + ")");
+  throw std::runtime_error(message);
 }
 
 void context::fail_plain(const std::string& what) const {

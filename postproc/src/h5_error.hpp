@@ -23,11 +23,21 @@ class quiet_errors {
 /// The messages on the current HDF5 error stack, innermost last, on one line.
 std::string error_stack_text();
 
+/// The innermost reason on the current HDF5 error stack, as a user reads it: the operating
+/// system's message when a system call failed ("File too large", "No space left on device"),
+/// else the innermost HDF5 description. "unknown HDF5 error" when the stack is empty.
+std::string error_reason();
+
+/// True when PTSIM_DEBUG is set to anything but "" or "0": errors then carry the whole
+/// HDF5 error stack besides the short reason.
+bool debug_enabled();
+
 /// Where errors are reported: the file every message names.
 struct context {
   std::string path;
 
-  /// Throws std::runtime_error "<path>: <what> (<HDF5 messages>)".
+  /// Throws std::runtime_error "<path>: <what>: <innermost reason>", and clears the HDF5
+  /// error stack. With PTSIM_DEBUG set, " [HDF5 stack: ...]" follows with every message.
   [[noreturn]] void fail(const std::string& what) const;
   /// Throws std::runtime_error "<path>: <what>" without consulting HDF5.
   [[noreturn]] void fail_plain(const std::string& what) const;

@@ -41,7 +41,8 @@ void result_reader::impl::open(const fs::path& path) {
   if (!fs::is_regular_file(path, ec)) ctx.fail_plain("cannot open result file (no such file)");
   const hid_t id = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
   if (id < 0) {
-    const std::string detail = h5::error_stack_text();
+    std::string detail = h5::error_reason();
+    if (h5::debug_enabled()) detail += " [HDF5 stack: " + h5::error_stack_text() + "]";
     H5Eclear2(H5E_DEFAULT);
     not_ptsim("HDF5 cannot open it: " + detail);
   }

@@ -28,7 +28,9 @@ TEST_CASE("report prints the file's summary; json at full precision") {
   REQUIRE(json.exit_code == 0);
   ptsim::postproc::result_reader f(s.dir / "r.h5");
   // Each metric appears as "key": number, printed to round-trip exactly.
-  for (const auto& [k, m] : f.summary().metrics) {
+  for (const auto& entry : f.summary().metrics) {  // not a structured binding: *_MESSAGE captures it
+    const std::string& k = entry.first;
+    const auto& m = entry.second;
     const auto at = json.out.find("\"" + k + "\":");
     REQUIRE_MESSAGE(at != std::string::npos, k);
     const double v = std::strtod(json.out.c_str() + at + k.size() + 3, nullptr);

@@ -49,7 +49,9 @@ TEST_CASE("the default run writes the result contract") {
   const std::map<std::string, std::pair<std::string, std::string>> want = {
       {"temperature", {"block", "degC"}}, {"power", {"component", "W"}}, {"frequency", {"domain", "Hz"}},
       {"voltage", {"domain", "V"}},       {"utilization", {"domain", "1"}}};
-  for (const auto& [name, dim_units] : want) {
+  for (const auto& entry : want) {  // not a structured binding: the lambda captures it
+    const std::string& name = entry.first;
+    const auto& dim_units = entry.second;
     auto v = std::find_if(layout.variables.begin(), layout.variables.end(), [&](auto& x) { return x.name == name; });
     REQUIRE_MESSAGE(v != layout.variables.end(), name);
     CHECK(v->dim == dim_units.first);

@@ -17,6 +17,9 @@
 #include <thread>
 #include <vector>
 
+#include <cstring>
+
+#include "ptsim/postproc/result_file.hpp"
 #include "ptsim/postproc/sweep_summary.hpp"
 
 namespace sweep_test {
@@ -164,6 +167,24 @@ inline void check_same_results(const ptsim::postproc::sweep_summary& a, const pt
     for (std::size_t k = 0; k < x.metrics.size(); ++k)
       CHECK_MESSAGE((x.metrics[k] == y.metrics[k] || (std::isnan(x.metrics[k]) && std::isnan(y.metrics[k]))),
                     x.run_id << " " << a.metric_names[k] << ": " << x.metrics[k] << " vs " << y.metrics[k]);
+  }
+}
+
+/// Every run's time series in two sweep folders are identical bit for bit (each run is the
+/// same scenario and seed, whichever worker, -j value or MPI rank ran it).
+inline void check_same_series(const fs::path& a_dir, const fs::path& b_dir,
+                              const ptsim::postproc::sweep_summary& runs) {
+  for (const auto& row : runs.rows) {
+    if (!row.ok) continue;
+    const ptsim::postproc::result_reader a(a_dir / "runs" / (row.run_id + ".h5"));
+    const ptsim::postproc::result_reader b(b_dir / "runs" / (row.run_id + ".h5"));
+    CHECK(a.metadata().seed == b.metadata().seed);
+    for (const char* v : {"temperature", "power", "frequency", "voltage", "utilization"}) {
+      const auto x = a.variable(v), y = b.variable(v);
+      REQUIRE(x.size() == y.size());
+      REQUIRE(!x.empty());
+      CHECK_MESSAGE(std::memcmp(x.data(), y.data(), x.size() * sizeof(double)) == 0, row.run_id << " " << v);
+    }
   }
 }
 

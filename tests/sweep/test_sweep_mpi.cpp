@@ -38,6 +38,7 @@ TEST_CASE("two MPI ranks share a sweep; the table equals the local one") {
   CHECK(r.out == "mpi/summary.csv\n");  // rank 0 alone writes it and says so
   const auto local = summary(s.dir / "local"), mpi = summary(s.dir / "mpi");
   check_same_results(local, mpi);
+  check_same_series(s.dir / "local", s.dir / "mpi", local);  // bit for bit across ranks
   std::set<std::int64_t> ranks;
   for (const auto& row : mpi.rows) ranks.insert(row.wall_rank);
   CHECK(ranks == std::set<std::int64_t>{0, 1});  // rank 0 ran its share too

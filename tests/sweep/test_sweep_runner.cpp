@@ -81,6 +81,7 @@ TEST_CASE("six short runs at -j2: all ok, the summary has the contract's columns
     const result r1 = run_ptsim(s.dir, "sweep six.yaml -o out1 -j1");
     REQUIRE(r1.exit_code == 0);
     check_same_results(t, summary(s.dir / "out1"));
+    check_same_series(out, s.dir / "out1", t);  // bit for bit, not only the summary
   }
   {  // running again into the same folder refuses without --resume, and clobbers nothing
     const auto before = fs::last_write_time(out / "runs" / (t.rows[0].run_id + ".h5"));

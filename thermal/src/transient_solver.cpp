@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <memory>
 #include <sstream>
@@ -182,7 +183,10 @@ struct transient_solver::impl {
         msg << "temperature is not finite (" << v << ")";
       msg.precision(9);  // long runs need more than 6 digits of time
       msg << " at t = " << at_time << " s";
-      throw divergence_error(msg.str(), static_cast<std::size_t>(i), at_time);
+      divergence_error err(msg.str(), static_cast<std::size_t>(i), at_time,
+                           std::isfinite(v) ? v : std::numeric_limits<double>::quiet_NaN(), max_temperature);
+      err.node_name = names[static_cast<std::size_t>(i)];
+      throw err;
     }
   }
 

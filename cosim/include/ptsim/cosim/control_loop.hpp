@@ -67,7 +67,8 @@ class control_loop {
 
   /// One control period [now - T, now). Inputs are indexed like component_names() and
   /// domain_names(). Returns the operating-point changes to apply now.
-  /// Throws thermal::divergence_error on thermal runaway.
+  /// Throws thermal::divergence_error on thermal runaway, its message naming the block,
+  /// its temperature in degC and the simulated time.
   const std::vector<dvfs_decision>& tick(double now_s, const std::vector<component_input>& comps,
                                          const std::vector<domain_input>& doms);
 
@@ -106,6 +107,7 @@ class control_loop {
   /// Every zone's sensor sees the temperatures of the step just taken.
   void update_sensors(bool reset);
   void power_cap_update();
+  thermal::divergence_error runaway_in_user_terms(const thermal::divergence_error& e) const;
   /// Power of domain d at each of its OPPs under its last activity, at current temperatures.
   void estimate_power_at_opps(std::size_t d, std::vector<double>& out) const;
 

@@ -1,5 +1,6 @@
 #pragma once
 // Steady-state and transient solvers for an rc_network. Sparse (Eigen), factorised once.
+#include <limits>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -36,10 +37,17 @@ class steady_solver {
 /// Thermal runaway or a non-finite temperature: names the node and the time.
 struct divergence_error : std::runtime_error {
   using std::runtime_error::runtime_error;
-  divergence_error(const std::string& what, std::size_t node_index, double at_time_s)
-      : std::runtime_error(what), node(node_index), time_s(at_time_s) {}
+  divergence_error(const std::string& what, std::size_t node_index, double at_time_s,
+                   double temperature = std::numeric_limits<double>::quiet_NaN(),
+                   double limit = std::numeric_limits<double>::quiet_NaN())
+      : std::runtime_error(what), node(node_index), time_s(at_time_s), temperature_K(temperature),
+        limit_K(limit) {}
   std::size_t node = static_cast<std::size_t>(-1);  ///< the offending node, when known
   double time_s = 0;                                 ///< simulated time of the failure (s)
+  /// The node's temperature (K) when it passed the limit; NaN when it is not finite or unknown.
+  double temperature_K = std::numeric_limits<double>::quiet_NaN();
+  double limit_K = std::numeric_limits<double>::quiet_NaN();  ///< the limit passed (K), when known
+  std::string node_name;  ///< the offending node's name in its network, when known
 };
 
 /// How transient_solver advances one step of C dT/dt = P - G (T - T_amb).
