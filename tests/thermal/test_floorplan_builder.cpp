@@ -130,7 +130,8 @@ TEST_CASE("next_to: a small SRAM beside the NPU, a triangle and a chain on a pho
                                                                              {"isp", "npu"},
                                                                              {"sram", "npu"},
                                                                              {"ddr_phy", "modem"}}) {
-    INFO(a << " next to " << b);
+    const std::string pair = a + " next to " + b;  // INFO's lambda cannot capture bindings (clang)
+    INFO(pair);
     CHECK(share_edge(fp, a, b));
   }
   CHECK(unmet_neighbours(soc, fp).empty());
