@@ -119,7 +119,9 @@ TEST_CASE("performance draws more power and answers sooner than powersave") {
   // Each holds one frequency per domain, every sample: max under performance, min under powersave.
   const auto fp = frequencies(perf), fs_ = frequencies(save);
   REQUIRE(fp.size() == default_opp_range.size());
-  for (const auto& [domain, range] : default_opp_range) {
+  for (const auto& entry : default_opp_range) {  // not bindings: CAPTURE's lambda (clang)
+    const std::string& domain = entry.first;
+    const auto& range = entry.second;
     CAPTURE(domain);
     REQUIRE(fp.count(domain) == 1);
     for (double hz : fp.at(domain)) CHECK(hz == doctest::Approx(range.first));
@@ -132,7 +134,9 @@ TEST_CASE("schedutil, ondemand and conservative move with load and average below
     CAPTURE(gov);
     const auto freq = frequencies(result_reader(governor_run(gov)));
     bool moved = false;
-    for (const auto& [domain, range] : default_opp_range) {
+    for (const auto& entry : default_opp_range) {
+      const std::string& domain = entry.first;
+      const auto& range = entry.second;
       CAPTURE(domain);
       const auto& v = freq.at(domain);
       const auto [lo, hi] = std::minmax_element(v.begin(), v.end());

@@ -160,7 +160,8 @@ TEST_CASE("a DRAM preset scales by capacity; keys in the file override it") {
   CHECK(m.energy_per_byte_read_J == doctest::Approx(pre->read_J_per_B));
   CHECK(m.energy_per_byte_write_J == doctest::Approx(32e-12));  // the file's own
   // Without a preset: what the file says, no refresh, no self-refresh (as before).
-  const auto& plain = power_of(ps::load_scenario_text(default_text(), "test.yaml"), "lpddr").memory;
+  const auto plain_scenario = ps::load_scenario_text(default_text(), "test.yaml");
+  const auto& plain = power_of(plain_scenario, "lpddr").memory;
   CHECK(plain.refresh_W == 0);
   CHECK(plain.self_refresh_W < 0);
   // An unknown preset is an error at the key.
