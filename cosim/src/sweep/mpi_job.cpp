@@ -57,14 +57,14 @@ run_result decode(const std::string& s) {
 
 class dispatcher final : public work_source {
  public:
-  dispatcher(int size, std::vector<std::size_t> todo, std::function<void(const run_result&, int)> remote)
-      : size_(size), todo_(std::move(todo)), remote_(std::move(remote)) {}
+  dispatcher(int size, std::vector<std::size_t> to_run, std::function<void(const run_result&, int)> remote)
+      : size_(size), to_run_(std::move(to_run)), remote_(std::move(remote)) {}
 
   std::optional<std::size_t> take() override {
     if (exhausted()) return std::nullopt;
-    return todo_[next_++];
+    return to_run_[next_++];
   }
-  bool exhausted() const override { return stopped_ || next_ >= todo_.size(); }
+  bool exhausted() const override { return stopped_ || next_ >= to_run_.size(); }
   int service() override {
     for (;;) {
       int flag = 0;
@@ -103,7 +103,7 @@ class dispatcher final : public work_source {
 
  private:
   int size_;
-  std::vector<std::size_t> todo_;
+  std::vector<std::size_t> to_run_;
   std::size_t next_ = 0;
   bool stopped_ = false;
   int ended_ = 0;
@@ -209,8 +209,8 @@ int mpi_job::broadcast(int value) {
   }
 }
 
-work_source& mpi_job::dispatch(std::vector<std::size_t> todo, std::function<void(const run_result&, int)> remote) {
-  p_->disp = std::make_unique<dispatcher>(size_, std::move(todo), std::move(remote));
+work_source& mpi_job::dispatch(std::vector<std::size_t> to_run, std::function<void(const run_result&, int)> remote) {
+  p_->disp = std::make_unique<dispatcher>(size_, std::move(to_run), std::move(remote));
   return *p_->disp;
 }
 

@@ -29,9 +29,9 @@ class mpi_job {
   /// Rank 0's `value`, on every rank (waits by polling).
   int broadcast(int value);
 
-  /// Rank 0: hands `todo` out to every rank, itself included (through the returned source);
+  /// Rank 0: hands `to_run` out to every rank, itself included (through the returned source);
   /// `remote` hears of each run that ended on another rank.
-  work_source& dispatch(std::vector<std::size_t> todo, std::function<void(const run_result&, int rank)> remote);
+  work_source& dispatch(std::vector<std::size_t> to_run, std::function<void(const run_result&, int rank)> remote);
   /// Rank 0, after its own runs: keeps serving until every other rank has reported its end.
   /// On a stop signal it tells the others to stop; returns false if they do not report within
   /// `patience_s` after that.

@@ -116,19 +116,19 @@ std::vector<std::size_t> sweep_folder::prepare(const scenarios::sweep_spec& swee
   make_dir(dir_ / "runs");
   make_dir(dir_ / "records");
 
-  std::vector<std::size_t> todo;
+  std::vector<std::size_t> to_run;
   std::vector<std::string> existing;
   for (const auto& run : sweep.runs) {
     if (!mine.contains(run.index)) continue;
     const bool has_result = fs::exists(result_path(run.id), ec), has_record = fs::exists(record_path(run.id), ec);
     if (!resume) {
       if (has_result || has_record) existing.push_back(run.id);
-      todo.push_back(run.index);
+      to_run.push_back(run.index);
       continue;
     }
     if (has_result && complete(run.id)) continue;
     if (has_result) fs::remove(result_path(run.id), ec);  // unreadable: redo it
-    todo.push_back(run.index);
+    to_run.push_back(run.index);
   }
   if (!existing.empty())
     throw folder_error(where + " already holds results of " + std::to_string(existing.size()) +
@@ -147,7 +147,7 @@ std::vector<std::size_t> sweep_folder::prepare(const scenarios::sweep_spec& swee
     const auto tmp = name.find(".record.tmp.");
     if (tmp != std::string::npos && my_ids.count(name.substr(0, tmp))) fs::remove(e.path(), ec);
   }
-  return todo;
+  return to_run;
 }
 
 bool sweep_folder::complete(const std::string& id) const {

@@ -169,7 +169,7 @@ int run_sweep(const std::string& sweep_file, const sweep_options& o) {
   c.problems.assign(c.spec.runs.size(), {});
   c.checked.assign(c.spec.runs.size(), false);
 
-  std::vector<std::size_t> todo;
+  std::vector<std::size_t> to_run;
   if (root && status == 0) {
     // A sweep whose runs are all invalid (a broken base scenario, a misspelt path) is refused
     // before any folder is made. Checking up to the first valid run tells, and usually costs
@@ -196,7 +196,7 @@ int run_sweep(const std::string& sweep_file, const sweep_options& o) {
   }
   if (root && status == 0) {
     try {
-      todo = c.folder.prepare(c.spec, identity, mine, o.resume);
+      to_run = c.folder.prepare(c.spec, identity, mine, o.resume);
     } catch (const folder_error& e) {
       say(e.what());
       status = sweep_bad_input;
@@ -215,13 +215,13 @@ int run_sweep(const std::string& sweep_file, const sweep_options& o) {
   if (root) {
     std::string how = std::to_string(jobs) + " at a time";
     if (mpi) how += " on each of " + std::to_string(mpi->size()) + " MPI ranks";
-    std::string what = std::to_string(todo.size()) + " of " + std::to_string(c.spec.runs.size()) + " runs";
+    std::string what = std::to_string(to_run.size()) + " of " + std::to_string(c.spec.runs.size()) + " runs";
     if (mine.n > 1) what += " (shard " + std::to_string(mine.k) + "/" + std::to_string(mine.n) + ")";
     say(what + " of '" + c.spec.name + "' into " + dir.string() + ", " + how);
   }
 
   signal_watch signals;
-  sweep_progress progress(todo.size(), root && isatty(STDERR_FILENO) != 0);
+  sweep_progress progress(to_run.size(), root && isatty(STDERR_FILENO) != 0);
   pool_options po;
   po.jobs = jobs;
   po.timeout_s = o.timeout_s;
@@ -243,10 +243,10 @@ int run_sweep(const std::string& sweep_file, const sweep_options& o) {
   std::unique_ptr<local_queue> local;
   work_source* src = nullptr;
   if (!mpi) {
-    local = std::make_unique<local_queue>(todo);
+    local = std::make_unique<local_queue>(to_run);
     src = local.get();
   } else if (root) {
-    src = &mpi->dispatch(todo, [&](const run_result& r, int from) {
+    src = &mpi->dispatch(to_run, [&](const run_result& r, int from) {
       progress.finished(c.spec.runs[r.index].id, r.ok, r.error, r.wall_s, from);
     });
   } else {

@@ -34,16 +34,16 @@ class work_source {
 /// A fixed list of run indices, in order.
 class local_queue : public work_source {
  public:
-  explicit local_queue(std::vector<std::size_t> todo) : todo_(std::move(todo)) {}
+  explicit local_queue(std::vector<std::size_t> to_run) : to_run_(std::move(to_run)) {}
   std::optional<std::size_t> take() override {
     if (exhausted()) return std::nullopt;
-    return todo_[next_++];
+    return to_run_[next_++];
   }
-  bool exhausted() const override { return stopped_ || next_ >= todo_.size(); }
+  bool exhausted() const override { return stopped_ || next_ >= to_run_.size(); }
   void stop() override { stopped_ = true; }
 
  private:
-  std::vector<std::size_t> todo_;
+  std::vector<std::size_t> to_run_;
   std::size_t next_ = 0;
   bool stopped_ = false;
 };
