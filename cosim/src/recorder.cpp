@@ -1,6 +1,7 @@
 #include "recorder.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "ptsim/units/quantities.hpp"
 
@@ -44,59 +45,54 @@ postproc::timeseries_layout timeseries_layout_for(const control_loop& loop) {
 
 recorder::recorder(postproc::result_writer& w, const control_loop& loop, int ticks_per_record)
     : w_(w), loop_(loop), ticks_per_record_(ticks_per_record) {
+  n_blk_ = loop.block_names().size();
   n_comp_ = loop.component_names().size();
   n_dom_ = loop.domain_names().size();
-  sums_.assign(2 * n_comp_ + 1 + 4 * n_dom_, 0.0);
-  mean_.assign(sums_.size(), 0.0);
-  temp_c_.assign(loop.block_names().size(), 0.0);
-  node_c_.assign(loop.node_names().size(), 0.0);
-  zone_c_.assign(loop.zone_names().size(), 0.0);
-  fan_.assign(loop.has_fans() ? 1 : 0, 0.0);
-  // mean_ (like sums_): power, low-power share, wall power, then per domain Hz, V, utilisation
-  // and throttled share.
-  const double* power = mean_.data();
-  const double* low_power = power + n_comp_;
-  const double* wall = low_power + n_comp_;
-  const double* hz = wall + 1;
-  values_ = {temp_c_.data(), power, hz, hz + n_dom_, hz + 2 * n_dom_, hz + 3 * n_dom_, low_power, wall};
-  if (!node_c_.empty()) values_.push_back(node_c_.data());
-  if (!zone_c_.empty()) values_.push_back(zone_c_.data());
-  if (!fan_.empty()) values_.push_back(fan_.data());
+  row_.assign(w.sample_width(), 0.0);
+  sums_.assign(2 * n_comp_ + 4 * n_dom_ + 1, 0.0);
+  // The row's order is the layout's, which the writer checks by width only.
+  const std::size_t optional = loop.node_names().size() + loop.zone_names().size() + (loop.has_fans() ? 1 : 0);
+  if (row_.size() != n_blk_ + sums_.size() + optional)
+    throw std::logic_error("recorder: the writer's sample width differs from the loop's timeseries layout");
 }
 
 void recorder::after_tick(double now_s) {
-  // One flat array of sums, in mean_'s order: a few additions per tick, one pass per record.
-  double* s = sums_.data();
-  const auto& p = loop_.component_power_W();
-  const auto& lp = loop_.component_low_power_share();
-  for (std::size_t i = 0; i < n_comp_; ++i) s[i] += p[i];
-  s += n_comp_;
-  for (std::size_t i = 0; i < n_comp_; ++i) s[i] += lp[i];
-  s += n_comp_;
-  *s++ += loop_.wall_power_W();
-  const auto& hz = loop_.domain_avg_hz();
-  const auto& volts = loop_.domain_avg_volts();
-  const auto& util = loop_.domain_utilization();
+  // The averaged span: with one tick per record (the usual 1 ms case) the tick's values are
+  // the sample; with several, their sums, then the means.
+  const bool direct = ticks_per_record_ == 1;
+  double* s = direct ? row_.data() + n_blk_ : sums_.data();
+  const auto put = [direct](double& to, double v) { to = direct ? v : to + v; };
+  const auto put_all = [&](const std::vector<double>& v, std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i) put(s[i], v[i]);
+    s += n;
+  };
+  put_all(loop_.component_power_W(), n_comp_);
+  put_all(loop_.domain_avg_hz(), n_dom_);
+  put_all(loop_.domain_avg_volts(), n_dom_);
+  put_all(loop_.domain_utilization(), n_dom_);
   const auto& throttled = loop_.domain_throttled();
-  for (std::size_t d = 0; d < n_dom_; ++d) {
-    s[d] += hz[d];
-    s[n_dom_ + d] += volts[d];
-    s[2 * n_dom_ + d] += util[d];
-    s[3 * n_dom_ + d] += throttled[d] ? 1.0 : 0.0;
+  for (std::size_t d = 0; d < n_dom_; ++d) put(s[d], throttled[d] ? 1.0 : 0.0);
+  s += n_dom_;
+  put_all(loop_.component_low_power_share(), n_comp_);
+  put(*s, loop_.wall_power_W());
+  if (!direct) {
+    if (++ticks_ < ticks_per_record_) return;
+    const double n = ticks_;
+    std::transform(sums_.begin(), sums_.end(), row_.begin() + static_cast<std::ptrdiff_t>(n_blk_),
+                   [n](double sum) { return sum / n; });
+    std::fill(sums_.begin(), sums_.end(), 0.0);
+    ticks_ = 0;
   }
-  if (++ticks_ < ticks_per_record_) return;
-  const double n = ticks_;
-  for (std::size_t i = 0; i < sums_.size(); ++i) mean_[i] = sums_[i] / n;
-  std::fill(sums_.begin(), sums_.end(), 0.0);
-  ticks_ = 0;
-  const auto& T = loop_.block_temperature_K();
-  for (std::size_t b = 0; b < T.size(); ++b) temp_c_[b] = T[b] - units::zero_celsius_in_kelvin;
-  const auto& N = loop_.node_temperature_K();
-  for (std::size_t i = 0; i < N.size(); ++i) node_c_[i] = N[i] - units::zero_celsius_in_kelvin;
-  const auto& Z = loop_.zone_sensor_K();
-  for (std::size_t i = 0; i < Z.size(); ++i) zone_c_[i] = Z[i] - units::zero_celsius_in_kelvin;
-  if (!fan_.empty()) fan_[0] = loop_.fan_speed();
-  w_.append_sample(now_s, values_);
+  double* r = row_.data();
+  const auto celsius = [&r](const std::vector<double>& kelvin) {
+    for (double k : kelvin) *r++ = k - units::zero_celsius_in_kelvin;
+  };
+  celsius(loop_.block_temperature_K());
+  r += sums_.size();
+  celsius(loop_.node_temperature_K());
+  celsius(loop_.zone_sensor_K());
+  if (loop_.has_fans()) *r = loop_.fan_speed();
+  w_.append_sample(now_s, row_.data());
 }
 
 activity_recorder::activity_recorder(postproc::result_writer& w, tlm::platform& plat,

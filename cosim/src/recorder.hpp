@@ -25,10 +25,12 @@ class recorder {
   const control_loop& loop_;
   int ticks_per_record_;
   int ticks_ = 0;
-  std::size_t n_comp_ = 0, n_dom_ = 0;
-  std::vector<double> sums_, mean_;  // per record period: sums over its ticks, then their means
-  std::vector<double> temp_c_, node_c_, zone_c_, fan_;  // values at the sample time
-  std::vector<const double*> values_;  // one per layout variable, in its order
+  std::size_t n_blk_ = 0, n_comp_ = 0, n_dom_ = 0;
+  // One sample in the layout's order (timeseries_layout_for): temperatures, then the
+  // averaged span (power, frequency, voltage, utilisation, throttled, low-power share, wall
+  // power), then node and sensor temperatures and the fan speed.
+  std::vector<double> row_;
+  std::vector<double> sums_;  // the averaged span's sums over a record period of several ticks
 };
 
 /// Operator executions (the `ops` table, when recording), where each compute unit's time

@@ -4,10 +4,13 @@
 
 namespace ptsim::postproc {
 
-background_jobs::background_jobs(std::size_t max_pending)
-    : max_pending_(max_pending), thread_([this] { loop(); }) {}
+background_jobs::background_jobs(std::size_t max_pending, bool threaded)
+    : max_pending_(max_pending), threaded_(threaded) {
+  if (threaded_) thread_ = std::thread([this] { loop(); });
+}
 
 background_jobs::~background_jobs() {
+  if (!threaded_) return;
   {
     std::lock_guard<std::mutex> lock(m_);
     stop_ = true;
@@ -18,6 +21,7 @@ background_jobs::~background_jobs() {
 }
 
 void background_jobs::post(std::function<void()> job) {
+  if (!threaded_) return job();
   std::unique_lock<std::mutex> lock(m_);
   cv_.wait(lock, [&] { return queue_.size() < max_pending_ || failure_; });
   rethrow_failure();

@@ -14,8 +14,9 @@ namespace ptsim::postproc {
 class background_jobs {
  public:
   /// At most `max_pending` jobs wait; post() blocks beyond that, which bounds the memory
-  /// held when the simulation produces faster than the disk takes it.
-  explicit background_jobs(std::size_t max_pending);
+  /// held when the simulation produces faster than the disk takes it. Without `threaded`,
+  /// post() runs each job at once (for an HDF5 built without thread safety).
+  explicit background_jobs(std::size_t max_pending, bool threaded = true);
   /// Discards what has not started, waits for the running job, and stops the thread.
   ~background_jobs();
   background_jobs(const background_jobs&) = delete;
@@ -31,12 +32,13 @@ class background_jobs {
   void rethrow_failure();
 
   std::size_t max_pending_;
+  bool threaded_;
   std::mutex m_;
   std::condition_variable cv_;
   std::deque<std::function<void()>> queue_;
   bool busy_ = false, stop_ = false;
   std::exception_ptr failure_;
-  std::thread thread_;  // last: starts once the members above exist
+  std::thread thread_;  // last: starts once the members above exist (if threaded_)
 };
 
 }  // namespace ptsim::postproc

@@ -77,8 +77,10 @@ handle create_fixed_strings(hid_t loc, const std::string& name,
                             const std::vector<std::string>& values, hsize_t chunk_rows,
                             const context& ctx);
 /// The same for a column of labels given as ids into `labels` (each id < labels.size()).
+/// With `c`, chunks are deflated by it and stored whole (H5Dwrite_chunk).
 handle create_fixed_labels(hid_t loc, const std::string& name, const std::vector<std::string>& labels,
-                           const std::vector<std::uint32_t>& ids, hsize_t chunk_rows, const context& ctx);
+                           const std::vector<std::uint32_t>& ids, hsize_t chunk_rows, const context& ctx,
+                           chunk_compressor* c = nullptr);
 /// A chunked, compressed 1-D dataset of numbers, written in one go.
 handle create_column(hid_t loc, const std::string& name, column_type type, const void* data,
                      hsize_t rows, hsize_t chunk_rows, const context& ctx);

@@ -54,15 +54,16 @@ inline constexpr const char* throughput_metric = "throughput";
 inline constexpr const char* seconds = "s";
 
 // Rows buffered in memory and written as one chunk: one HDF5 write per chunk, not per sample.
-// Bigger chunks amortise zlib's per-chunk set-up (1024 rows: 8 KiB a column per domain).
-inline constexpr hsize_t timeseries_chunk_rows = 1024;
+// Bigger chunks amortise the compressor's per-chunk set-up (its Huffman tables) and HDF5's
+// per-chunk bookkeeping: 4096 rows took a third less time than 1024 (32 KiB a column).
+inline constexpr hsize_t timeseries_chunk_rows = 4096;
 inline constexpr hsize_t table_chunk_rows = 4096;
 /// Full timeseries chunks waiting for the background writer before append_sample waits.
 inline constexpr std::size_t timeseries_chunks_in_flight = 4;
-/// Deflate level: for the timeseries and operator times, libdeflate's (chunk_codec.hpp; 1 is
-/// twice zlib's level-1 speed for 1-6 % larger chunks); for the other tables, zlib's through
-/// HDF5's filter (1 compresses them within a few percent of level 4 at two thirds of the
-/// time). bench/RESULTS.md, "Recording cost".
+/// Deflate level: for the timeseries and operator times, ISA-L's (chunk_codec.hpp; level 1
+/// runs 7x zlib's level 1 on timeseries chunks for chunks 0.7 % larger); for the other tables,
+/// zlib's through HDF5's filter (1 compresses them within a few percent of level 4 at two
+/// thirds of the time). bench/RESULTS.md, "Recording cost".
 inline constexpr int deflate_level = 1;
 
 }  // namespace ptsim::postproc::layout

@@ -2,6 +2,7 @@
 #include <hdf5_hl.h>
 
 #include <algorithm>
+#include <cstring>
 #include <optional>
 #include <memory>
 #include <mutex>
@@ -115,6 +116,29 @@ void check_layout(const timeseries_layout& layout, const h5::context& ctx) {
   }
 }
 
+// Copies `cols` adjacent values from each of `n` rows `stride` apart into `out`, row after
+// row. A copy of a known size compiles to a few moves: the background thread gathered each
+// sample's few values through a memcpy call before.
+template <std::size_t Cols>
+void gather_fixed(const double* in, std::size_t n, std::size_t stride, double* out) {
+  for (std::size_t i = 0; i < n; ++i, in += stride, out += Cols) std::memcpy(out, in, Cols * sizeof(double));
+}
+
+void gather_columns(const double* in, std::size_t n, std::size_t stride, std::size_t cols, double* out) {
+  switch (cols) {
+    case 1: return gather_fixed<1>(in, n, stride, out);
+    case 2: return gather_fixed<2>(in, n, stride, out);
+    case 3: return gather_fixed<3>(in, n, stride, out);
+    case 4: return gather_fixed<4>(in, n, stride, out);
+    case 5: return gather_fixed<5>(in, n, stride, out);
+    case 6: return gather_fixed<6>(in, n, stride, out);
+    case 7: return gather_fixed<7>(in, n, stride, out);
+    case 8: return gather_fixed<8>(in, n, stride, out);
+    default:
+      for (std::size_t i = 0; i < n; ++i, in += stride, out += cols) std::memcpy(out, in, cols * sizeof(double));
+  }
+}
+
 }  // namespace
 
 struct result_writer::impl {
@@ -129,11 +153,20 @@ struct result_writer::impl {
   struct variable {
     h5::handle ds;
     std::size_t n_cols = 0;
-    std::vector<double> buf;  ///< rows not yet written, row-major
-    steady_chunk steady;      ///< used by the background thread only
+    std::size_t offset = 0;  ///< its first value's place in a staged row
+    steady_chunk steady;     ///< used by the background thread only
   };
   std::vector<variable> vars;
-  std::vector<double> time_buf;
+  // Samples are staged row-major, [time, variable 0's values, variable 1's, ...], so that a
+  // sample costs the simulation a few stores; the background thread gathers each dataset's
+  // columns from a full block of rows. Blocks it has finished with come back as spares.
+  std::size_t row_width = 1;
+  using rows_buffer = std::vector<double, uninitialized_allocator<double>>;
+  rows_buffer staged;
+  std::size_t staged_rows = 0;
+  std::mutex spare_m;
+  std::vector<rows_buffer> spare;
+  rows_buffer gathered;  ///< one dataset's chunk rows; the background thread's
 
   table jobs, events, floorplan;
   std::vector<job_row> pending_jobs;
@@ -149,15 +182,11 @@ struct result_writer::impl {
   std::vector<std::string> op_labels;
   std::unordered_map<std::string, std::uint32_t> op_label_ids;
   std::uint64_t ops_limit = default_ops_limit, ops_dropped = 0;
-  // Timeseries chunks: the time column, then one buffer per variable. Written chunks come
-  // back as spares for the next ones.
-  using chunk_rows = std::vector<std::vector<double>>;
-  std::mutex spare_m;
-  std::vector<std::shared_ptr<chunk_rows>> spare;
   // Compresses and writes full timeseries and operator-time chunks while the simulation goes
   // on (only the background thread uses the compressor). Declared last, so that it stops
   // before the handles it writes through are closed.
   chunk_compressor compressor{layout::deflate_level};
+  chunk_compressor commit_compressor{layout::deflate_level};  ///< this thread's, at commit
   std::unique_ptr<background_jobs> background;
   std::optional<std::vector<unit_time_row>> unit_rows;
   std::optional<std::vector<domain_summary_row>> domain_rows;
@@ -223,7 +252,11 @@ void result_writer::impl::create(const run_metadata& meta, const timeseries_layo
   summary_group = h5::create_group(file.get(), layout::group_summary, ctx);
   pending_jobs.reserve(layout::table_chunk_rows);
   pending_events.reserve(layout::table_chunk_rows);
-  background = std::make_unique<background_jobs>(layout::timeseries_chunks_in_flight);
+  // The background thread calls HDF5 while this one may too (jobs, events): only a
+  // thread-safe HDF5 (Debian's is) allows that; with another, the writes run in line.
+  hbool_t threadsafe = 0;
+  H5is_library_threadsafe(&threadsafe);
+  background = std::make_unique<background_jobs>(layout::timeseries_chunks_in_flight, threadsafe > 0);
 }
 
 void result_writer::impl::write_root_attrs(const run_metadata& meta) {
@@ -282,38 +315,36 @@ void result_writer::impl::create_timeseries(const timeseries_layout& layout,
     if (!v.dim.empty())
       ctx.check_status(H5DSattach_scale(var.ds.get(), scale_of.at(v.dim), 1),
                        "cannot attach '" + v.dim + "' to '" + v.name + "'");
-    var.buf.reserve(layout::timeseries_chunk_rows * var.n_cols);
+    var.offset = row_width;
+    row_width += var.n_cols;
     vars.push_back(std::move(var));
   }
-  time_buf.reserve(layout::timeseries_chunk_rows);
+  staged.resize(layout::timeseries_chunk_rows * row_width);
 }
 
 void result_writer::impl::flush_timeseries() {
-  if (time_buf.empty()) return;
-  // The rows move to the background thread; buffers it has finished with (or new ones)
-  // take the next chunk, so that a long run does not keep allocating fresh memory.
-  std::shared_ptr<chunk_rows> rows;
+  if (staged_rows == 0) return;
+  auto rows = std::make_shared<rows_buffer>();
+  std::swap(*rows, staged);
   {
     std::lock_guard<std::mutex> lock(spare_m);
-    if (!spare.empty()) rows = std::move(spare.back()), spare.pop_back();
+    if (!spare.empty()) std::swap(staged, spare.back()), spare.pop_back();
   }
-  if (!rows) rows = std::make_shared<chunk_rows>(vars.size() + 1);
-  std::swap((*rows)[0], time_buf);
-  for (std::size_t i = 0; i < vars.size(); ++i) std::swap((*rows)[i + 1], vars[i].buf);
-  time_buf.clear();
-  time_buf.reserve(layout::timeseries_chunk_rows);
-  for (variable& v : vars) {
-    v.buf.clear();
-    v.buf.reserve(layout::timeseries_chunk_rows * v.n_cols);
-  }
-  background->post([this, rows] {
-    const std::vector<double>& t = rows->front();
-    h5::append_chunks(time_ds.get(), t.data(), t.size(), layout::timeseries_chunk_rows, compressor, ctx);
-    for (std::size_t i = 0; i < vars.size(); ++i)
-      h5::append_chunks(vars[i].ds.get(), (*rows)[i + 1].data(), t.size(), layout::timeseries_chunk_rows,
-                        compressor, ctx, &vars[i].steady);
+  staged.resize(layout::timeseries_chunk_rows * row_width);
+  const std::size_t n = staged_rows;
+  staged_rows = 0;
+  background->post([this, rows, n] {
+    const auto gather = [&](std::size_t offset, std::size_t cols) {
+      gathered.resize(n * cols);
+      gather_columns(rows->data() + offset, n, row_width, cols, gathered.data());
+      return gathered.data();
+    };
+    const hsize_t chunk = layout::timeseries_chunk_rows;
+    h5::append_chunks(time_ds.get(), gather(0, 1), n, chunk, compressor, ctx);
+    for (variable& v : vars)
+      h5::append_chunks(v.ds.get(), gather(v.offset, v.n_cols), n, chunk, compressor, ctx, &v.steady);
     std::lock_guard<std::mutex> lock(spare_m);
-    spare.push_back(rows);
+    spare.push_back(std::move(*rows));
   });
 }
 
@@ -437,7 +468,8 @@ void result_writer::impl::flush_ops() {
   });
 }
 
-// After the background thread has drained: the labels, the dimension's length, the counts.
+// At commit, while the background thread stores the last chunks: the labels, the
+// dimension's length, the counts.
 void result_writer::impl::write_ops() {
   const auto& c = layout::op_columns;
   const hid_t g = ops_group.get();
@@ -446,9 +478,9 @@ void result_writer::impl::write_ops() {
   h5::set_rows(ops_dim.get(), op_unit.size(), ctx);
   const hsize_t chunk = layout::table_chunk_rows;
   std::vector<h5::handle> labels;
-  labels.push_back(h5::create_fixed_labels(g, c[0].name, op_labels, op_unit, chunk, ctx));
-  labels.push_back(h5::create_fixed_labels(g, c[1].name, op_labels, op_name, chunk, ctx));
-  labels.push_back(h5::create_fixed_labels(g, c[4].name, op_labels, op_bound, chunk, ctx));
+  labels.push_back(h5::create_fixed_labels(g, c[0].name, op_labels, op_unit, chunk, ctx, &commit_compressor));
+  labels.push_back(h5::create_fixed_labels(g, c[1].name, op_labels, op_name, chunk, ctx, &commit_compressor));
+  labels.push_back(h5::create_fixed_labels(g, c[4].name, op_labels, op_bound, chunk, ctx, &commit_compressor));
   std::vector<hid_t> ids;
   for (std::size_t i = 0; i < labels.size(); ++i) {
     const column_def& d = c[i < 2 ? i : 4];
@@ -533,13 +565,22 @@ void result_writer::append_sample(double time_s, const std::vector<const double*
     throw std::invalid_argument(w.final_path.string() + ": append_sample got " +
                                 std::to_string(values.size()) + " variables, layout has " +
                                 std::to_string(w.vars.size()));
-  w.time_buf.push_back(time_s);
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    auto& v = w.vars[i];
-    if (v.n_cols > 0) v.buf.insert(v.buf.end(), values[i], values[i] + v.n_cols);
-  }
-  if (w.time_buf.size() >= layout::timeseries_chunk_rows) w.flush_timeseries();
+  double* row = w.staged.data() + w.staged_rows * w.row_width;
+  row[0] = time_s;
+  for (std::size_t i = 0; i < values.size(); ++i) std::copy_n(values[i], w.vars[i].n_cols, row + w.vars[i].offset);
+  if (++w.staged_rows == layout::timeseries_chunk_rows) w.flush_timeseries();
 }
+
+void result_writer::append_sample(double time_s, const double* row) {
+  impl& w = *p_;
+  w.require_open();
+  double* staged = w.staged.data() + w.staged_rows * w.row_width;
+  staged[0] = time_s;
+  std::copy_n(row, w.row_width - 1, staged + 1);
+  if (++w.staged_rows == layout::timeseries_chunk_rows) w.flush_timeseries();
+}
+
+std::size_t result_writer::sample_width() const { return p_->row_width - 1; }
 
 void result_writer::add_job(const job_row& row) {
   p_->require_open();
@@ -621,7 +662,8 @@ void result_writer::commit(double wall_s) {
   h5::quiet_errors quiet;
   w.flush_timeseries();
   w.flush_ops();
-  w.background->drain();  // rethrows a failed background write
+  // The rest overlaps with the background thread's last chunks (HDF5 itself serialises the
+  // two threads' calls: Debian builds it thread-safe).
   w.flush_jobs();
   w.flush_events();
   w.write_floorplan();
@@ -629,6 +671,7 @@ void result_writer::commit(double wall_s) {
   w.write_ops();
   w.write_unit_summary();
   w.write_domain_summary();
+  w.background->drain();  // rethrows a failed background write
   h5::write_attr(w.file.get(), layout::attr_wall_s, wall_s, w.ctx);
   w.close_objects();
   w.ctx.check_status(H5Fflush(w.file.get(), H5F_SCOPE_GLOBAL), "cannot flush result file");

@@ -1,6 +1,6 @@
 // Writes the sample result file (see sample_result.hpp) and its json report, for the
 // Python/xarray test: sample_result_writer OUT.h5 REPORT.json
-// (2100 samples: two whole timeseries chunks and part of a third; 5000 jobs; 9000 operators
+// (8500 samples: two whole timeseries chunks and part of a third; 5000 jobs; 9000 operators
 // offered to an ops table of 8500 rows: two whole chunks and part of a third).
 #include <fstream>
 #include <iostream>
@@ -15,7 +15,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
-    test::write_sample(argv[1], 2100, 5000, 9000, 8500);
+    test::write_sample(argv[1], 8500, 5000, 9000, 8500);
     const result_reader r(argv[1]);
     std::ofstream(argv[2]) << format_report({{"sample", r.summary()}}, report_format::json);
   } catch (const std::exception& e) {

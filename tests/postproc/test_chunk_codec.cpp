@@ -46,9 +46,10 @@ TEST_CASE("byte_shuffle puts byte k of every element in plane k, as HDF5's shuff
   CHECK(std::memcmp(out, in, 12) == 0);
 }
 
-TEST_CASE("byte_shuffle of many doubles (eight at a time, then the rest) matches its definition") {
+TEST_CASE("byte_shuffle of many doubles (sixteen, eight at a time, then the rest) matches its definition") {
   std::mt19937 rng(3);
-  for (std::size_t n : {8, 9, 1027}) {
+  // 16 at a time (SSE2), then 8 at a time, then one by one: every path and their seams.
+  for (std::size_t n : {7, 8, 9, 16, 17, 24, 31, 1027}) {
     CAPTURE(n);
     std::vector<unsigned char> in(n * 8), out(n * 8), back(n * 8);
     for (auto& b : in) b = static_cast<unsigned char>(rng());
@@ -76,7 +77,7 @@ TEST_CASE("a compressed chunk inflates with zlib and unshuffles to the exact dou
 
   chunk_compressor c(1);
   for (int pass = 0; pass < 2; ++pass) {  // the compressor reuses its buffers
-    const std::vector<unsigned char> stored = c.compress(chunk.data(), chunk.size(), sizeof(double));
+    const byte_buffer stored = c.compress(chunk.data(), chunk.size(), sizeof(double));
     CHECK(stored.size() < chunk.size() * sizeof(double));
     std::vector<unsigned char> inflated(chunk.size() * sizeof(double));
     uLongf n = static_cast<uLongf>(inflated.size());
@@ -90,7 +91,7 @@ TEST_CASE("a compressed chunk inflates with zlib and unshuffles to the exact dou
 }
 
 namespace {
-std::vector<double> inflate_doubles(const std::vector<unsigned char>& stored, std::size_t n) {
+std::vector<double> inflate_doubles(const byte_buffer& stored, std::size_t n) {
   std::vector<unsigned char> inflated(n * sizeof(double));
   uLongf len = static_cast<uLongf>(inflated.size());
   REQUIRE(uncompress(inflated.data(), &len, stored.data(), static_cast<uLong>(stored.size())) == Z_OK);
@@ -109,7 +110,7 @@ TEST_CASE("a steady chunk equal to the dataset's last one is stored as before; o
   for (std::size_t i = 0; i < a.size(); ++i) a[i] = 1e9 * static_cast<double>(1 + i % 4);
   std::vector<double> b = a;
   b[1001] = 0.25;  // one value differs: not steady
-  const std::vector<unsigned char> first = c.compress(a.data(), a.size(), 8, &memo, 4);
+  const byte_buffer first = c.compress(a.data(), a.size(), 8, &memo, 4);
   CHECK(inflate_doubles(first, a.size()) == a);
   CHECK(memo.bytes == a.size() * 8);
   CHECK(inflate_doubles(c.compress(b.data(), b.size(), 8, &memo, 4), b.size()) == b);
@@ -118,7 +119,7 @@ TEST_CASE("a steady chunk equal to the dataset's last one is stored as before; o
   CHECK(c.compress(a.data(), a.size(), 8, &memo, 4) == first);
   // Steady with another row: compressed afresh, and the memo follows it.
   std::vector<double> z(1024, 0.0);
-  const std::vector<unsigned char> zeros = c.compress(z.data(), z.size(), 8, &memo, 4);
+  const byte_buffer zeros = c.compress(z.data(), z.size(), 8, &memo, 4);
   CHECK(inflate_doubles(zeros, z.size()) == z);
   CHECK(zeros != first);
   CHECK(memo.stored == zeros);

@@ -87,11 +87,11 @@ void check_timeseries(const result_reader& r, std::size_t n) {
 
 TEST_CASE("every group round-trips with the values written") {
   const fs::path dir = scratch("round_trip");
-  // 0 rows, less than a chunk, exactly one chunk (1024 rows), one and a bit, two and a bit.
-  for (std::size_t n : {0, 1, 1024, 1100, 2100}) {
+  // 0 rows, less than a chunk, exactly one chunk (4096 rows), one and a bit, two and a bit.
+  for (std::size_t n : {0, 1, 4096, 4200, 8500}) {
     CAPTURE(n);
     const fs::path file = dir / ("run" + std::to_string(n) + ".h5");
-    const std::size_t n_jobs = n == 1100 ? 5000 : 3;  // 5000: more than one table chunk
+    const std::size_t n_jobs = n == 4200 ? 5000 : 3;  // 5000: more than one table chunk
     test::write_sample(file, n, n_jobs);
     const result_reader r(file);
 

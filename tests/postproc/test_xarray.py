@@ -27,7 +27,8 @@ for p in (path, report_path):
         os.remove(p)
 subprocess.run([writer, path, report_path], check=True)
 
-N = 2100  # chunks of 1024 rows: two whole ones and part of a third
+CHUNK = 4096  # timeseries chunk rows (postproc/src/layout.hpp)
+N = 8500  # two whole chunks and part of a third
 COORDS = {
     "block": ["big.cpu0", "big.cpu1", "gpu", "npu"],
     "component": ["cpu", "gpu", "dram"],
@@ -106,15 +107,30 @@ with h5py.File(path, "r") as f:
         ds = f["timeseries"][name]
         cols = want.shape[1]
         assert ds.compression == "gzip" and ds.shuffle and not ds.fletcher32, name
-        assert ds.chunks == ((1024, cols) if dim else (1024,)), (name, ds.chunks)
+        assert ds.chunks == ((CHUNK, cols) if dim else (CHUNK,)), (name, ds.chunks)
         for c in range(3):  # two whole chunks and a partial one, padded to a whole chunk
-            mask, raw = ds.id.read_direct_chunk((1024 * c, 0) if dim else (1024 * c,))
+            mask, raw = ds.id.read_direct_chunk((CHUNK * c, 0) if dim else (CHUNK * c,))
             assert mask == 0, (name, c, mask)  # every filter applied
             planes = np.frombuffer(zlib.decompress(raw), dtype=np.uint8).reshape(8, -1)
-            chunk = planes.T.copy().view("<f8").reshape(1024, cols)
-            rows = min(1024, N - 1024 * c)
-            np.testing.assert_array_equal(chunk[:rows], want[1024 * c:1024 * c + rows])
+            chunk = planes.T.copy().view("<f8").reshape(CHUNK, cols)
+            rows = min(CHUNK, N - CHUNK * c)
+            np.testing.assert_array_equal(chunk[:rows], want[CHUNK * c:CHUNK * c + rows])
             assert (chunk[rows:] == 0).all(), (name, c)  # an edge chunk is padded with the fill value
+    # The operator labels are deflated by ptsim too (no shuffle for strings): 8500 rows in
+    # chunks of 4096, the last padded with NULs.
+    unit = f["ops"]["unit"]
+    width = unit.dtype.itemsize
+    assert unit.compression == "gzip" and not unit.shuffle and unit.chunks == (4096,), unit.chunks
+    names = ["npu", "big.cpu0", "gpu"]
+    for c in range(3):
+        mask, raw = unit.id.read_direct_chunk((4096 * c,))
+        assert mask == 0, (c, mask)
+        text = zlib.decompress(raw)
+        assert len(text) == 4096 * width, (c, len(text))
+        rows = min(4096, 8500 - 4096 * c)
+        got = [text[i * width:(i + 1) * width].rstrip(b"\0").decode() for i in range(4096)]
+        assert got[:rows] == [names[(4096 * c + i) % 3] for i in range(rows)], c
+        assert got[rows:] == [""] * (4096 - rows), c
 
 # 3. The helper module.
 run = ptsim_results.open_run(path)

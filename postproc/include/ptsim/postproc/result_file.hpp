@@ -138,6 +138,11 @@ class result_writer {
 
   /// One sample: values[v] points to layout.coords[variables[v].dim].size() doubles.
   void append_sample(double time_s, const std::vector<const double*>& values);
+  /// One sample as one row: every variable's values, in the layout's order (sample_width()
+  /// doubles). The fast path for recording every tick: one copy per sample.
+  void append_sample(double time_s, const double* row);
+  /// Values in one sample: the sum over variables of their dimension's length.
+  std::size_t sample_width() const;
   void add_job(const job_row& row);
   void add_event(const event_row& row);
   void set_floorplan(const std::vector<floorplan_row>& rows);
