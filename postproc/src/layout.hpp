@@ -57,6 +57,8 @@ inline constexpr const char* seconds = "s";
 // Bigger chunks amortise the compressor's per-chunk set-up (its Huffman tables) and HDF5's
 // per-chunk bookkeeping: 4096 rows took a third less time than 1024 (32 KiB a column).
 inline constexpr hsize_t timeseries_chunk_rows = 4096;
+/// A run expected to record fewer samples gets chunks of the next power of two from this.
+inline constexpr hsize_t timeseries_min_chunk_rows = 64;
 inline constexpr hsize_t table_chunk_rows = 4096;
 /// Full timeseries chunks waiting for the background writer before append_sample waits.
 inline constexpr std::size_t timeseries_chunks_in_flight = 4;

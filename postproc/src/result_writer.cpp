@@ -160,6 +160,7 @@ struct result_writer::impl {
   // Samples are staged row-major, [time, variable 0's values, variable 1's, ...], so that a
   // sample costs the simulation a few stores; the background thread gathers each dataset's
   // columns from a full block of rows. Blocks it has finished with come back as spares.
+  hsize_t chunk_rows = layout::timeseries_chunk_rows;  ///< rows of a timeseries chunk
   std::size_t row_width = 1;
   using rows_buffer = std::vector<double, uninitialized_allocator<double>>;
   rows_buffer staged;
@@ -282,7 +283,11 @@ void result_writer::impl::create_timeseries(const timeseries_layout& layout,
   // Whole chunks are compressed on the background thread and stored as they come
   // (h5::append_chunks), never through HDF5's filters, so the datasets need no chunk cache.
   h5::extendible_spec time_spec;
-  time_spec.chunk_rows = layout::timeseries_chunk_rows;
+  if (layout.expected_samples > 0) {
+    chunk_rows = layout::timeseries_min_chunk_rows;
+    while (chunk_rows < layout.expected_samples && chunk_rows < layout::timeseries_chunk_rows) chunk_rows *= 2;
+  }
+  time_spec.chunk_rows = chunk_rows;
   time_spec.chunk_cache = false;
   time_ds = h5::create_extendible(ts_group.get(), layout::time_name, time_spec, ctx);
   h5::write_attr(time_ds.get(), layout::attr_units, layout::seconds, ctx);
@@ -305,7 +310,7 @@ void result_writer::impl::create_timeseries(const timeseries_layout& layout,
     var.n_cols = v.dim.empty() ? 1 : layout.coords.at(v.dim).size();
     h5::extendible_spec spec;
     spec.n_cols = v.dim.empty() ? 0 : var.n_cols;
-    spec.chunk_rows = layout::timeseries_chunk_rows;
+    spec.chunk_rows = chunk_rows;
     spec.chunk_cache = false;
     var.ds = h5::create_extendible(ts_group.get(), v.name, spec, ctx);
     h5::write_attr(var.ds.get(), layout::attr_units, v.units, ctx);
@@ -319,7 +324,7 @@ void result_writer::impl::create_timeseries(const timeseries_layout& layout,
     row_width += var.n_cols;
     vars.push_back(std::move(var));
   }
-  staged.resize(layout::timeseries_chunk_rows * row_width);
+  staged.resize(chunk_rows * row_width);
 }
 
 void result_writer::impl::flush_timeseries() {
@@ -330,7 +335,7 @@ void result_writer::impl::flush_timeseries() {
     std::lock_guard<std::mutex> lock(spare_m);
     if (!spare.empty()) std::swap(staged, spare.back()), spare.pop_back();
   }
-  staged.resize(layout::timeseries_chunk_rows * row_width);
+  staged.resize(chunk_rows * row_width);
   const std::size_t n = staged_rows;
   staged_rows = 0;
   background->post([this, rows, n] {
@@ -339,7 +344,7 @@ void result_writer::impl::flush_timeseries() {
       gather_columns(rows->data() + offset, n, row_width, cols, gathered.data());
       return gathered.data();
     };
-    const hsize_t chunk = layout::timeseries_chunk_rows;
+    const hsize_t chunk = chunk_rows;
     h5::append_chunks(time_ds.get(), gather(0, 1), n, chunk, compressor, ctx);
     for (variable& v : vars)
       h5::append_chunks(v.ds.get(), gather(v.offset, v.n_cols), n, chunk, compressor, ctx, &v.steady);
@@ -568,7 +573,7 @@ void result_writer::append_sample(double time_s, const std::vector<const double*
   double* row = w.staged.data() + w.staged_rows * w.row_width;
   row[0] = time_s;
   for (std::size_t i = 0; i < values.size(); ++i) std::copy_n(values[i], w.vars[i].n_cols, row + w.vars[i].offset);
-  if (++w.staged_rows == layout::timeseries_chunk_rows) w.flush_timeseries();
+  if (++w.staged_rows == w.chunk_rows) w.flush_timeseries();
 }
 
 void result_writer::append_sample(double time_s, const double* row) {
@@ -577,7 +582,7 @@ void result_writer::append_sample(double time_s, const double* row) {
   double* staged = w.staged.data() + w.staged_rows * w.row_width;
   staged[0] = time_s;
   std::copy_n(row, w.row_width - 1, staged + 1);
-  if (++w.staged_rows == layout::timeseries_chunk_rows) w.flush_timeseries();
+  if (++w.staged_rows == w.chunk_rows) w.flush_timeseries();
 }
 
 std::size_t result_writer::sample_width() const { return p_->row_width - 1; }

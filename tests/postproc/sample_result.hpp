@@ -111,10 +111,12 @@ inline std::vector<domain_summary_row> sample_domain_summary() {
 
 /// Writes and commits the sample with n_samples timeseries rows and n_jobs jobs; n_ops
 /// operators offered to an ops table of ops_limit rows, and the unit and domain summaries.
+/// `expected_samples` is the layout's hint (0: none).
 inline void write_sample(const std::filesystem::path& path, std::size_t n_samples,
                          std::size_t n_jobs, std::size_t n_ops = 0,
-                         std::uint64_t ops_limit = default_ops_limit) {
-  const timeseries_layout l = sample_layout();
+                         std::uint64_t ops_limit = default_ops_limit, std::size_t expected_samples = 0) {
+  timeseries_layout l = sample_layout();
+  l.expected_samples = expected_samples;
   result_writer w(path, sample_metadata(), l, record_period_s);
   w.set_ops_limit(ops_limit);
   for (std::size_t i = 0; i < n_ops; ++i) w.add_op(sample_op(i));

@@ -164,6 +164,36 @@ TEST_CASE("every group round-trips with the values written") {
   }
 }
 
+TEST_CASE("timeseries chunks fit the number of samples the run expects") {
+  const fs::path dir = scratch("chunk_rows");
+  const auto chunk_rows = [](const fs::path& file) {
+    const hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    const hid_t ds = H5Dopen2(f, "timeseries/power", H5P_DEFAULT);
+    const hid_t dcpl = H5Dget_create_plist(ds);
+    hsize_t chunk[2] = {0, 0};
+    H5Pget_chunk(dcpl, 2, chunk);
+    H5Pclose(dcpl);
+    H5Dclose(ds);
+    H5Fclose(f);
+    return chunk[0];
+  };
+  // expected samples -> rows a chunk: the next power of two from 64, at most 4096; no hint: 4096.
+  const std::vector<std::pair<std::size_t, hsize_t>> cases = {{1, 64}, {100, 128}, {128, 128}, {129, 256},
+                                                              {20000, 4096}, {0, 4096}};
+  for (const auto& c : cases) {
+    const std::size_t expected = c.first;
+    const hsize_t rows = c.second;
+    CAPTURE(expected);
+    // More samples than expected too (a hint, not a limit): several chunks, read back exactly.
+    for (std::size_t n : {expected, expected + 300}) {
+      const fs::path file = dir / ("run" + std::to_string(expected) + "_" + std::to_string(n) + ".h5");
+      test::write_sample(file, n, 3, 0, default_ops_limit, expected);
+      CHECK(chunk_rows(file) == rows);
+      check_timeseries(result_reader(file), n);
+    }
+  }
+}
+
 TEST_CASE("the file is stored chunked, compressed, with time in s and dimension scales") {
   const fs::path file = scratch("storage") / "run.h5";
   test::write_sample(file, 300, 3);

@@ -41,6 +41,9 @@ struct ts_variable {
 struct timeseries_layout {
   std::map<std::string, std::vector<std::string>> coords;  ///< dim name -> labels
   std::vector<ts_variable> variables;
+  /// How many samples the run will record, if known (0: not known). Sizes the chunks: a
+  /// short run gets short chunks rather than one long chunk of padding.
+  std::size_t expected_samples = 0;
 };
 
 struct job_row {
