@@ -4,26 +4,11 @@
 
 #include "governors/common.hpp"
 #include "ptsim/power/governor.hpp"
+#include "ptsim/text/nearest_name.hpp"
 
 namespace ptsim::power {
 
 namespace {
-
-// Edit distance, for "did you mean" hints on misspelt names.
-std::size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diag = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diag = up;
-    }
-  }
-  return row[b.size()];
-}
 
 /// "valid: a, b, c" plus a suggestion when one name is close to what was given.
 std::string valid_list(const std::string& given, const std::vector<std::string>& names) {
@@ -33,11 +18,8 @@ std::string valid_list(const std::string& given, const std::vector<std::string>&
   } else {
     os << "valid: ";
     for (std::size_t i = 0; i < names.size(); ++i) os << (i ? ", " : "") << names[i];
-    const auto best = std::min_element(names.begin(), names.end(), [&](const auto& a, const auto& b) {
-      return edit_distance(given, a) < edit_distance(given, b);
-    });
-    if (edit_distance(given, *best) <= std::max<std::size_t>(2, given.size() / 3))
-      os << " (did you mean '" << *best << "'?)";
+    const std::string near = text::nearest_name(given, names);
+    if (!near.empty()) os << " (did you mean '" << near << "'?)";
   }
   return os.str();
 }

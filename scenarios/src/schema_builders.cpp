@@ -1,5 +1,3 @@
-#include <algorithm>
-
 #include "ptsim/scenarios/schema.hpp"
 
 namespace ptsim::scenarios {
@@ -100,26 +98,5 @@ schema_ptr one_of(std::vector<schema_ptr> alternatives, std::string doc) {
 
 field req(std::string key, schema_ptr s) { return field{std::move(key), std::move(s), true}; }
 field opt(std::string key, schema_ptr s) { return field{std::move(key), std::move(s), false}; }
-
-std::string nearest(const std::string& key, const std::vector<std::string>& candidates) {
-  auto distance = [](const std::string& a, const std::string& b) {
-    std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
-    for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
-    for (std::size_t i = 1; i <= a.size(); ++i) {
-      cur[0] = i;
-      for (std::size_t j = 1; j <= b.size(); ++j)
-        cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      std::swap(prev, cur);
-    }
-    return prev[b.size()];
-  };
-  std::string best;
-  std::size_t best_d = std::max<std::size_t>(2, key.size() / 3) + 1;
-  for (const auto& c : candidates) {
-    std::size_t d = distance(key, c);
-    if (d < best_d) best_d = d, best = c;
-  }
-  return best;
-}
 
 }  // namespace ptsim::scenarios

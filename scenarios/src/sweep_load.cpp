@@ -9,11 +9,13 @@
 #include <map>
 #include <sstream>
 
+#include "diagnostic_text.hpp"
 #include "ptsim/scenarios/schema.hpp"
 #include "ptsim/scenarios/sweep.hpp"
 
 namespace ptsim::scenarios {
 namespace fs = std::filesystem;
+using detail::found;
 
 namespace {
 
@@ -28,16 +30,6 @@ const std::vector<std::string>& top_keys() {
 source_pos pos_of(const YAML::Mark& m) {
   if (m.is_null()) return {};
   return {m.line + 1, m.column + 1};
-}
-
-std::string found(const YAML::Node& n) {
-  switch (n.Type()) {
-    case YAML::NodeType::Map: return "a mapping";
-    case YAML::NodeType::Sequence: return "a list";
-    case YAML::NodeType::Null: return "nothing (null)";
-    case YAML::NodeType::Scalar: return "'" + n.Scalar() + "'";
-    default: return "an undefined value";
-  }
 }
 
 std::string flow_yaml(const YAML::Node& n) {
@@ -372,11 +364,7 @@ sweep_spec load_sweep_text(const std::string& text, const std::string& file) {
     bool known = false;
     for (const auto& k : top_keys()) known = known || k == e.key;
     if (!known) {
-      const std::string near = nearest(e.key, top_keys());
-      std::string valid;
-      for (const auto& k : top_keys()) valid += (valid.empty() ? "" : ", ") + k;
-      c.report(e.key_node, e.key,
-               "unknown key '" + e.key + "'" + (near.empty() ? " (valid keys: " + valid + ")" : " (did you mean '" + near + "'?)"));
+      c.report(e.key_node, e.key, detail::unknown_key(e.key, top_keys()));
       continue;
     }
     top.emplace(e.key, e);

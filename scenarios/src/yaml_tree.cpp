@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <sstream>
 
+#include "diagnostic_text.hpp"
+
 namespace ptsim::scenarios::detail {
 
 std::string join_path(const std::string& base, const std::string& key) {
@@ -26,22 +28,6 @@ bool starts_with_path(const std::string& path_any, const std::string& prefix_any
   const std::string path = dotted(path_any), prefix = dotted(prefix_any);
   return path == prefix || (path.size() > prefix.size() && path.compare(0, prefix.size(), prefix) == 0 &&
                             path[prefix.size()] == '.');
-}
-
-std::string list_choices(const std::vector<std::string>& c) {
-  std::string s;
-  for (std::size_t i = 0; i < c.size(); ++i) s += (i ? ", " : "") + c[i];
-  return s;
-}
-
-std::string found(const YAML::Node& n) {
-  switch (n.Type()) {
-    case YAML::NodeType::Map: return "a mapping";
-    case YAML::NodeType::Sequence: return "a list";
-    case YAML::NodeType::Null: return "nothing (null)";
-    case YAML::NodeType::Scalar: return "'" + n.Scalar() + "'";
-    default: return "an undefined value";
-  }
 }
 
 std::string type_name(const schema_node& s) {
@@ -127,10 +113,7 @@ void validate_object(const YAML::Node& node, const schema_node& s, const std::st
     const std::string key = it->first.Scalar();
     const field* f = s.find(key);
     if (!f) {
-      std::string msg = "unknown key '" + key + "'";
-      std::string near = nearest(key, s.keys());
-      msg += near.empty() ? " (valid keys: " + list_choices(s.keys()) + ")" : " (did you mean '" + near + "'?)";
-      o.report(it->first, join_path(path, key), msg);
+      o.report(it->first, join_path(path, key), unknown_key(key, s.keys()));
       continue;
     }
     validate(it->second, f->schema, join_path(path, key), o);
@@ -181,10 +164,9 @@ void validate(const YAML::Node& node, const schema_ptr& sp, const std::string& p
       const YAML::Node kind = node["kind"];
       auto it = kind.IsScalar() ? s.variants.find(kind.Scalar()) : s.variants.end();
       if (it == s.variants.end()) {
-        std::string near = kind.IsScalar() ? nearest(kind.Scalar(), kinds) : "";
         return o.report(kind, path + ".kind",
                         "unknown component kind " + found(kind) + ", expected one of [" + list_choices(kinds) + "]" +
-                            (near.empty() ? "" : " (did you mean '" + near + "'?)"));
+                            (kind.IsScalar() ? did_you_mean(kind.Scalar(), kinds) : ""));
       }
       validate_object(node, *it->second, path, o);
       return;
@@ -218,9 +200,8 @@ void validate(const YAML::Node& node, const schema_ptr& sp, const std::string& p
     case node_type::enumeration: {
       for (const auto& c : s.choices)
         if (c == text) return;
-      std::string near = nearest(text, s.choices);
       return o.report(node, path, "expected one of [" + list_choices(s.choices) + "], found '" + text + "'" +
-                                      (near.empty() ? "" : " (did you mean '" + near + "'?)"));
+                                      did_you_mean(text, s.choices));
     }
     case node_type::boolean:
       if (text == "true" || text == "false") return;
@@ -310,9 +291,8 @@ bool apply_override(YAML::Node& root, const schema_ptr& schema, const override_k
       case node_type::object: {
         const field* f = s->find(seg);
         if (!f) {
-          std::string near = nearest(seg, s->keys());
           return fail("unknown key '" + seg + "' in '" + (walked.empty() ? "<top>" : walked) + "'" +
-                      (near.empty() ? "" : " (did you mean '" + near + "'?)"));
+                      did_you_mean(seg, s->keys()));
         }
         child = f->schema;
         break;
@@ -324,9 +304,8 @@ bool apply_override(YAML::Node& root, const schema_ptr& schema, const override_k
           return fail("'" + walked + "' has no valid 'kind', so '" + seg + "' cannot be checked");
         const field* f = it->second->find(seg);
         if (!f) {
-          std::string near = nearest(seg, it->second->keys());
           return fail("unknown key '" + seg + "' for a component of kind '" + kind + "'" +
-                      (near.empty() ? "" : " (did you mean '" + near + "'?)"));
+                      did_you_mean(seg, it->second->keys()));
         }
         child = f->schema;
         break;

@@ -5,6 +5,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "ptsim/text/nearest_name.hpp"
 #include "text_parse.hpp"
 
 namespace ptsim::thermal {
@@ -156,31 +157,10 @@ const option_info* find_option(const std::string& name) {
 }
 
 std::string nearest_option(const std::string& name) {
-  // Levenshtein distance; a suggestion within a third of the name's length.
-  auto distance = [](const std::string& a, const std::string& b) {
-    std::vector<std::size_t> row(b.size() + 1);
-    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-    for (std::size_t i = 1; i <= a.size(); ++i) {
-      std::size_t diag = row[0];
-      row[0] = i;
-      for (std::size_t j = 1; j <= b.size(); ++j) {
-        const std::size_t up = row[j];
-        row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
-        diag = up;
-      }
-    }
-    return row[b.size()];
-  };
-  std::string best;
-  std::size_t best_d = name.size() / 3 + 1;
-  for (const option_info& o : option_catalogue()) {
-    const std::size_t d = distance(name, o.name);
-    if (d < best_d) {
-      best_d = d;
-      best = o.name;
-    }
-  }
-  return best;
+  // A suggestion within a third of the name's length (no two-edit floor).
+  std::vector<std::string> names;
+  for (const option_info& o : option_catalogue()) names.push_back(o.name);
+  return text::nearest_name(name, names, name.size() / 3);
 }
 
 namespace {

@@ -86,7 +86,4 @@ schema_ptr scenario_schema();
 /// JSON Schema (draft 2020-12) of a schema tree.
 std::string to_json_schema(const schema_ptr& root);
 
-/// Closest candidate by edit distance, or "" when none is reasonably close.
-std::string nearest(const std::string& key, const std::vector<std::string>& candidates);
-
 }  // namespace ptsim::scenarios
