@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 
 #include "check.hpp"
+#include "ptsim/power/governor_timing.hpp"
 
 namespace ptsim::power::detail {
 
@@ -58,6 +60,26 @@ unsigned load_percent_of(double busy, double elapsed) {
 }  // namespace
 
 unsigned load_window::load_percent() const { return load_percent_of(busy_s_, elapsed_s_); }
+
+dbs_common::dbs_common(const tunables& t)
+    : sampling_rate_us(tunable(t, "sampling_rate_us", 0, 0, std::numeric_limits<double>::max())),
+      io_is_busy(tunable(t, "io_is_busy", 0, 0, 1) != 0.0) {}
+
+double dbs_common::sampling_period_s(double transition_latency_s) const {
+  return (sampling_rate_us > 0 ? sampling_rate_us : dbs_default_sampling_rate_us(transition_latency_s)) * 1e-6;
+}
+
+double dbs_common::busy_share(const cpufreq_sample& s) const {
+  // With io_is_busy, time waiting on I/O counts as busy (Intel's default in Linux).
+  return std::min(s.utilization + (io_is_busy ? s.iowait_share : 0.0), 1.0);
+}
+
+std::vector<tunable_info> dbs_common::with_tunables(std::vector<tunable_info> own) {
+  own.push_back({"sampling_rate_us", 0,
+                 "sampling period in us; 0 = max(2 ticks at HZ=250 = 8000 us, transition delay)"});
+  own.push_back({"io_is_busy", 0, "1 = time waiting on I/O (iowait_share) counts as busy"});
+  return own;
+}
 
 void require_started(bool started, const char* governor) {
   if (!started)

@@ -51,6 +51,23 @@ class load_window {
   double elapsed_s_ = 0.0, busy_s_ = 0.0;
 };
 
+/// What ondemand and conservative share (Linux's dbs_data, cpufreq_governor.c): the
+/// sampling period and whether time waiting on I/O counts as busy.
+struct dbs_common {
+  /// Reads the tunables sampling_rate_us (0 = derived from the transition latency) and
+  /// io_is_busy (0 or 1), in that order.
+  explicit dbs_common(const tunables& t);
+  /// The sampling period (s) on a domain with this transition latency.
+  double sampling_period_s(double transition_latency_s) const;
+  /// The busy share of a sample: utilisation, plus I/O wait with io_is_busy; at most 1.
+  double busy_share(const cpufreq_sample& s) const;
+  /// `own` tunables followed by the two above, as `ptsim list governors` shows them.
+  static std::vector<tunable_info> with_tunables(std::vector<tunable_info> own);
+
+  double sampling_rate_us;
+  bool io_is_busy;
+};
+
 /// Throws std::logic_error when a governor is updated before start().
 void require_started(bool started, const char* governor);
 

@@ -1,11 +1,9 @@
 // conservative (drivers/cpufreq/cpufreq_conservative.c, cs_dbs_update): move the
 // request by freq_step % of the policy max per sample instead of jumping.
 #include <algorithm>
-#include <limits>
 #include <stdexcept>
 
 #include "governors/common.hpp"
-#include "ptsim/power/governor_timing.hpp"
 
 namespace ptsim::power {
 namespace {
@@ -17,18 +15,14 @@ class conservative_governor final : public cpufreq_governor {
         down_threshold_(detail::tunable(t, "down_threshold", 20, 0, 99)),
         freq_step_pct_(detail::tunable(t, "freq_step", 5, 0, 100)),
         sampling_down_factor_(detail::tunable(t, "sampling_down_factor", 1, 1, 10)),
-        sampling_rate_us_(detail::tunable(t, "sampling_rate_us", 0, 0,
-                                          std::numeric_limits<double>::max())),
-        io_is_busy_(detail::tunable(t, "io_is_busy", 0, 0, 1) != 0.0) {
+        dbs_(t) {
     if (down_threshold_ >= up_threshold_)
       throw std::invalid_argument("conservative: down_threshold must be below up_threshold");
   }
 
   void start(const opp_table& opps, double transition_latency_s) override {
     opps_ = opps;
-    rate_s_ = (sampling_rate_us_ > 0 ? sampling_rate_us_
-                                     : dbs_default_sampling_rate_us(transition_latency_s)) *
-              1e-6;
+    rate_s_ = dbs_.sampling_period_s(transition_latency_s);
     window_.reset();
     down_skip_ = 0;
     have_request_ = false;
@@ -46,8 +40,7 @@ class conservative_governor final : public cpufreq_governor {
     }
     request_hz_ = detail::resolve(opps_, request_hz_, detail::relation::closest, l);
 
-    const double busy = s.utilization + (io_is_busy_ ? s.iowait_share : 0.0);
-    window_.add(std::min(busy, 1.0), s.period_s);
+    window_.add(dbs_.busy_share(s), s.period_s);
     if (!window_.complete(rate_s_)) return request_hz_;
     const unsigned load = window_.load_percent();
     window_.reset();
@@ -79,9 +72,8 @@ class conservative_governor final : public cpufreq_governor {
   }
 
  private:
-  double up_threshold_, down_threshold_, freq_step_pct_, sampling_down_factor_,
-      sampling_rate_us_;
-  bool io_is_busy_;
+  double up_threshold_, down_threshold_, freq_step_pct_, sampling_down_factor_;
+  detail::dbs_common dbs_;
   opp_table opps_;
   double rate_s_ = 0.0;
   double requested_hz_ = 0.0;  ///< the kernel's requested_freq: stepped, not a table value
@@ -98,13 +90,11 @@ void register_conservative(governor_registry& r) {
       {"conservative",
        "Linux conservative: every sampling_rate, step up by freq_step % of the policy max "
        "when load > up_threshold, down when load < down_threshold",
-       {{"up_threshold", 80, "load (%) above which the frequency steps up"},
-        {"down_threshold", 20, "load (%) below which the frequency steps down"},
-        {"freq_step", 5, "step as a percentage of the policy max (0 = frozen)"},
-        {"sampling_down_factor", 1, "consider a decrease only every N samples (1..10)"},
-        {"sampling_rate_us", 0,
-         "sampling period in us; 0 = max(2 ticks at HZ=250 = 8000 us, transition delay)"},
-        {"io_is_busy", 0, "1 = time waiting on I/O (iowait_share) counts as busy"}}},
+       detail::dbs_common::with_tunables(
+           {{"up_threshold", 80, "load (%) above which the frequency steps up"},
+            {"down_threshold", 20, "load (%) below which the frequency steps down"},
+            {"freq_step", 5, "step as a percentage of the policy max (0 = frozen)"},
+            {"sampling_down_factor", 1, "consider a decrease only every N samples (1..10)"}})},
       [](const tunables& t) { return std::make_unique<conservative_governor>(t); });
 }
 

@@ -1,10 +1,8 @@
 // ondemand (drivers/cpufreq/cpufreq_ondemand.c, od_update): every sampling period,
 // jump to the maximum above up_threshold, otherwise pick a frequency proportional to load.
-#include <algorithm>
-#include <limits>
+#include <memory>
 
 #include "governors/common.hpp"
-#include "ptsim/power/governor_timing.hpp"
 
 namespace ptsim::power {
 namespace {
@@ -14,15 +12,11 @@ class ondemand_governor final : public cpufreq_governor {
   explicit ondemand_governor(const tunables& t)
       : up_threshold_(detail::tunable(t, "up_threshold", 95, 1, 100)),
         sampling_down_factor_(detail::tunable(t, "sampling_down_factor", 1, 1, 100000)),
-        sampling_rate_us_(detail::tunable(t, "sampling_rate_us", 0, 0,
-                                          std::numeric_limits<double>::max())),
-        io_is_busy_(detail::tunable(t, "io_is_busy", 0, 0, 1) != 0.0) {}
+        dbs_(t) {}
 
   void start(const opp_table& opps, double transition_latency_s) override {
     opps_ = opps;
-    rate_s_ = (sampling_rate_us_ > 0 ? sampling_rate_us_
-                                     : dbs_default_sampling_rate_us(transition_latency_s)) *
-              1e-6;
+    rate_s_ = dbs_.sampling_period_s(transition_latency_s);
     rate_mult_ = 1;
     window_.reset();
     have_request_ = false;
@@ -39,9 +33,7 @@ class ondemand_governor final : public cpufreq_governor {
                                   detail::relation::closest, l);
     have_request_ = true;
 
-    // With io_is_busy, time waiting on I/O counts as busy (Intel's default in Linux).
-    const double busy = s.utilization + (io_is_busy_ ? s.iowait_share : 0.0);
-    window_.add(std::min(busy, 1.0), s.period_s);
+    window_.add(dbs_.busy_share(s), s.period_s);
     if (!window_.complete(rate_s_ * rate_mult_)) return request_hz_;
 
     const unsigned load = window_.load_percent();
@@ -60,8 +52,8 @@ class ondemand_governor final : public cpufreq_governor {
   }
 
  private:
-  double up_threshold_, sampling_down_factor_, sampling_rate_us_;
-  bool io_is_busy_;
+  double up_threshold_, sampling_down_factor_;
+  detail::dbs_common dbs_;
   opp_table opps_;
   double rate_s_ = 0.0, rate_mult_ = 1.0, request_hz_ = 0.0;
   detail::load_window window_;
@@ -75,12 +67,10 @@ void register_ondemand(governor_registry& r) {
       {"ondemand",
        "Linux ondemand: every sampling_rate, load > up_threshold -> policy max; otherwise "
        "f = min + load*(max-min)/100, closest OPP",
-       {{"up_threshold", 95, "load (%) above which the governor jumps to the policy max"},
-        {"sampling_down_factor", 1,
-         "multiplier of the sampling period while at max after a jump (1..100000)"},
-        {"sampling_rate_us", 0,
-         "sampling period in us; 0 = max(2 ticks at HZ=250 = 8000 us, transition delay)"},
-        {"io_is_busy", 0, "1 = time waiting on I/O (iowait_share) counts as busy"}}},
+       detail::dbs_common::with_tunables(
+           {{"up_threshold", 95, "load (%) above which the governor jumps to the policy max"},
+            {"sampling_down_factor", 1,
+             "multiplier of the sampling period while at max after a jump (1..100000)"}})},
       [](const tunables& t) { return std::make_unique<ondemand_governor>(t); });
 }
 
