@@ -2,12 +2,23 @@
 
 namespace ptsim::tlm {
 
-op gemm_op(const std::string& name, double m, double n, double k, precision prec, precision act, bool weights) {
+namespace {
+
+// What every builder sets first; the counts start at zero. A transfer does no arithmetic,
+// so it keeps op's default precision.
+op named_op(const std::string& name, op_kind kind, op_class cls, precision prec = op{}.prec) {
   op o;
   o.name = name;
-  o.kind = op_kind::gemm;
-  o.cls = op_class::tensor;
+  o.kind = kind;
+  o.cls = cls;
   o.prec = prec;
+  return o;
+}
+
+}  // namespace
+
+op gemm_op(const std::string& name, double m, double n, double k, precision prec, precision act, bool weights) {
+  op o = named_op(name, op_kind::gemm, op_class::tensor, prec);
   o.ops = 2 * m * n * k;
   const double b_bytes = k * n * element_bytes(weights ? prec : act);
   o.bytes_read = m * k * element_bytes(act) + b_bytes;
@@ -22,11 +33,7 @@ op gemm_op(const std::string& name, double m, double n, double k, precision prec
 
 op attention_op(const std::string& name, double queries, double attended, double kv_tokens, double heads,
                 double kv_heads, double head_dim, precision act, precision kv) {
-  op o;
-  o.name = name;
-  o.kind = op_kind::attention;
-  o.cls = op_class::tensor;
-  o.prec = act;
+  op o = named_op(name, op_kind::attention, op_class::tensor, act);
   o.ops = 4 * attended * head_dim * heads;
   o.bytes_read = queries * heads * head_dim * element_bytes(act) + 2 * kv_tokens * kv_heads * head_dim * element_bytes(kv);
   o.bytes_written = queries * heads * head_dim * element_bytes(act);
@@ -35,11 +42,7 @@ op attention_op(const std::string& name, double queries, double attended, double
 
 op elementwise_op(const std::string& name, double elements, double ops_per_element, double inputs, precision prec,
                   op_kind kind, double extra_read) {
-  op o;
-  o.name = name;
-  o.kind = kind;
-  o.cls = op_class::vector;
-  o.prec = prec;
+  op o = named_op(name, kind, op_class::vector, prec);
   o.ops = elements * ops_per_element;
   o.bytes_read = inputs * elements * element_bytes(prec) + extra_read;
   o.bytes_written = elements * element_bytes(prec);
@@ -48,11 +51,7 @@ op elementwise_op(const std::string& name, double elements, double ops_per_eleme
 }
 
 op embedding_op(const std::string& name, double tokens, double width, precision prec) {
-  op o;
-  o.name = name;
-  o.kind = op_kind::embedding;
-  o.cls = op_class::scalar;
-  o.prec = prec;
+  op o = named_op(name, op_kind::embedding, op_class::scalar, prec);
   o.ops = tokens * width;  // address arithmetic and copies, one op per element
   o.bytes_read = tokens * width * element_bytes(prec);
   o.bytes_written = tokens * width * element_bytes(prec);
@@ -60,21 +59,14 @@ op embedding_op(const std::string& name, double tokens, double width, precision 
 }
 
 op collective_op(const std::string& name, collective_kind kind, double message_bytes, precision prec) {
-  op o;
-  o.name = name;
-  o.kind = op_kind::collective;
-  o.cls = op_class::vector;
-  o.prec = prec;
+  op o = named_op(name, op_kind::collective, op_class::vector, prec);
   o.collective = kind;
   o.message_bytes = message_bytes;
   return o;
 }
 
 op transfer_op(const std::string& name, const std::string& target, double bytes_read, double bytes_written) {
-  op o;
-  o.name = name;
-  o.kind = op_kind::transfer;
-  o.cls = op_class::scalar;
+  op o = named_op(name, op_kind::transfer, op_class::scalar);
   o.target = target;
   o.bytes_read = bytes_read;
   o.bytes_written = bytes_written;
