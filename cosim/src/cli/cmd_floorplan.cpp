@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "commands.hpp"
+#include "output_file.hpp"
 #include "ptsim/scenarios/scenario.hpp"
 #include "ptsim/thermal/flp_format.hpp"
 
@@ -39,11 +40,8 @@ int export_floorplan(const floorplan_args& a) {
     }
     return std::cout ? exit_ok : exit_failed;
   }
+  if (!may_write_output("floorplan", a.output, a.force)) return exit_bad_input;
   const fs::path out = a.output;
-  if (fs::exists(out) && !a.force) {
-    std::cerr << "ptsim floorplan: " << a.output << " exists; refusing to overwrite it (use --force)\n";
-    return exit_bad_input;
-  }
   // Written beside the target and renamed, so a failure leaves no partial file.
   const fs::path part = out.string() + ".part";
   std::string why;

@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "commands.hpp"
+#include "output_file.hpp"
 #include "ptsim/cosim/interrupt.hpp"
 #include "ptsim/cosim/run.hpp"
 #include "ptsim/postproc/report.hpp"
@@ -71,11 +72,8 @@ int run(const run_args& a) {
   if (a.output.empty()) {
     opts.output = default_output(sc.name);
   } else {
+    if (!may_write_output("run", a.output, a.force)) return exit_bad_input;
     opts.output = a.output;
-    if (fs::exists(opts.output) && !a.force) {
-      std::cerr << "ptsim run: " << a.output << " exists; refusing to overwrite it (use --force)\n";
-      return exit_bad_input;
-    }
   }
   std::error_code ec;
   if (opts.output.has_parent_path()) fs::create_directories(opts.output.parent_path(), ec);
