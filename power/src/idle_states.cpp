@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <utility>
 
 namespace ptsim::power {
 
@@ -43,7 +44,10 @@ double idle_predictor::predicted_s() const {
   std::array<double, window> v{};
   std::copy(hist_.begin(), hist_.begin() + static_cast<std::ptrdiff_t>(n_), v.begin());
   std::size_t m = n_;
-  std::sort(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(m));
+  // At most `window` values: an insertion sort (std::sort's inlined path for long ranges
+  // makes GCC 12 warn about bounds it cannot reach here).
+  for (std::size_t i = 1; i < m; ++i)
+    for (std::size_t j = i; j > 0 && v[j - 1] > v[j]; --j) std::swap(v[j - 1], v[j]);
   // menu: accept the mean when avg^2 > 36 * variance (stddev < avg / 6); else drop the
   // largest and retry while at least 3/4 of a full window is left.
   for (;;) {
