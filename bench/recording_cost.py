@@ -4,14 +4,20 @@ run with recording off (--no-record: summaries only), at a 1 ms record period; a
 bytes each timeseries sample and each recorded operator take in the file.
 
     bench/recording_cost.py BUILD/ptsim [--repeats 7] [--duration "20 s"]
-        [--record-period "1 ms"] [--perf] [SCENARIO.yaml ...]
+        [--record-period "1 ms"] [--perf] [--instructions] [--against OTHER/ptsim]
+        [SCENARIO.yaml ...]
 
-Runs alternate (on, off, on, off, ...) so that drifting machine load hits both alike; the
-figures are medians. CPU time (user + system of the child) is the headline, as elsewhere in
-bench/RESULTS.md, because the cores are shared; wall time is printed too.
+Runs alternate (on, off, off, on, ...) so that drifting machine load hits both alike; the
+figures are medians, and the overheads also medians of the per-pair ratios with their
+quartiles (how much the machine's noise moves them). Wall time is the run time a user waits
+for (the writer's compression runs on a second core); CPU time (user + system of the child)
+also counts that second core. --instructions counts the instructions of one run each way
+under valgrind (callgrind): the machine-independent measure of the work recording adds.
+--against interleaves a second build (e.g. an older commit) into the same pairs.
 """
 import argparse
 import os
+import re
 import resource
 import statistics
 import subprocess
@@ -80,6 +86,9 @@ def main():
     p.add_argument("--record-period", default="1 ms")
     p.add_argument("--perf", action="store_true",
                    help="also count CPU samples per thread with perf (Linux perf must be installed)")
+    p.add_argument("--instructions", action="store_true",
+                   help="also count instructions under valgrind's callgrind (valgrind must be installed)")
+    p.add_argument("--against", help="a second ptsim build to measure in the same alternating pairs")
     p.add_argument("scenarios", nargs="*", help="scenario files (default: the built-in default)")
     a = p.parse_intermixed_args()
     global RECORD_PERIOD
@@ -88,28 +97,58 @@ def main():
         measure(a, scenario)
 
 
+def instructions(ptsim, scenario, out, duration, record):
+    """Instructions of one run, all threads, as callgrind counts them."""
+    args = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", ptsim, "run",
+            *([scenario] if scenario else []), "-q", "--force", "-o", out,
+            "--set", f"duration={duration}", "--set", f"record_period={RECORD_PERIOD}"]
+    if not record:
+        args.append("--no-record")
+    err = subprocess.run(args, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True).stderr
+    return int(re.search(r"refs:\s+([\d,]+)", err).group(1).replace(",", ""))
+
+
+def quartiles(v):
+    q = statistics.quantiles(v, n=4)
+    return q[0], statistics.median(v), q[2]
+
+
 def measure(a, scenario):
+    builds = [a.ptsim] + ([a.against] if a.against else [])
+    runs = {(b, rec): [] for b in builds for rec in (True, False)}
     with tempfile.TemporaryDirectory() as d:
         on, off = os.path.join(d, "on.h5"), os.path.join(d, "off.h5")
-        one_run(a.ptsim, scenario, on, a.duration, True)  # warm the page cache and the binary
-        cpu_on, cpu_off, wall_on, wall_off = [], [], [], []
-        for _ in range(a.repeats):
-            c, w = one_run(a.ptsim, scenario, on, a.duration, True)
-            cpu_on.append(c), wall_on.append(w)
-            c, w = one_run(a.ptsim, scenario, off, a.duration, False)
-            cpu_off.append(c), wall_off.append(w)
+        for b in builds:
+            one_run(b, scenario, on, a.duration, True)  # warm the page cache and the binary
+        for i in range(a.repeats):
+            for b in builds:
+                for rec in ((True, False) if i % 2 == 0 else (False, True)):
+                    runs[(b, rec)].append(one_run(b, scenario, on if rec else off, a.duration, rec))
         n, ts_bytes, values, n_ops, ops_bytes = storage(on)
         size_on, size_off = os.path.getsize(on), os.path.getsize(off)
         threads_on = perf_samples(a.ptsim, scenario, on, a.duration, True) if a.perf else None
         threads_off = perf_samples(a.ptsim, scenario, off, a.duration, False) if a.perf else None
+        ins = {b: (instructions(b, scenario, on, a.duration, True), instructions(b, scenario, off, a.duration, False))
+               for b in builds} if a.instructions else None
     med = statistics.median
     name = os.path.basename(scenario) if scenario else "default scenario"
     print(f"ptsim run, {name}, duration {a.duration}, record period {RECORD_PERIOD}, "
           f"{a.repeats} alternating pairs (medians)")
-    print(f"  recording on : CPU {med(cpu_on):.3f} s  wall {med(wall_on):.3f} s")
-    print(f"  recording off: CPU {med(cpu_off):.3f} s  wall {med(wall_off):.3f} s")
-    print(f"  overhead     : CPU {100 * (med(cpu_on) / med(cpu_off) - 1):+.1f} %  "
-          f"wall {100 * (med(wall_on) / med(wall_off) - 1):+.1f} %   (target < 10 %)")
+    for b in builds:
+        if len(builds) > 1:
+            print(f"  build {b}")
+        r_on, r_off = runs[(b, True)], runs[(b, False)]
+        cpu_on, wall_on = [c for c, _ in r_on], [w for _, w in r_on]
+        cpu_off, wall_off = [c for c, _ in r_off], [w for _, w in r_off]
+        print(f"  recording on : CPU {med(cpu_on):.3f} s  wall {med(wall_on):.3f} s")
+        print(f"  recording off: CPU {med(cpu_off):.3f} s  wall {med(wall_off):.3f} s")
+        for what, x_on, x_off in (("wall", wall_on, wall_off), ("CPU ", cpu_on, cpu_off)):
+            q1, q2, q3 = quartiles([100 * (x / y - 1) for x, y in zip(x_on, x_off)])
+            print(f"  overhead {what}: {100 * (med(x_on) / med(x_off) - 1):+.1f} % of the medians; "
+                  f"per pair {q2:+.1f} % (quartiles {q1:+.1f} to {q3:+.1f} %)   (target < 10 %)")
+        if ins:
+            i_on, i_off = ins[b]
+            print(f"  instructions : {i_on / 1e6:.0f} M on, {i_off / 1e6:.0f} M off: {100 * (i_on / i_off - 1):+.1f} %")
     print(f"  timeseries   : {n} samples of {values} doubles ({8 * values} B raw): "
           f"{ts_bytes} B on disk = {ts_bytes / n:.1f} B per sample "
           f"({ts_bytes / n / values:.2f} B per value, {8 * values * n / ts_bytes:.1f}x compression)")

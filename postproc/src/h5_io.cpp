@@ -280,8 +280,7 @@ void append_chunks(hid_t ds, const double* data, hsize_t rows, hsize_t chunk_row
       values = padded.data();
     }
     const byte_buffer& bytes = c.compress(values, chunk_values, sizeof(double), memo, cols);
-    const hsize_t offset[2] = {start + row, 0};
-    ctx.check_status(H5Dwrite_chunk(ds, H5P_DEFAULT, 0, offset, bytes.size(), bytes.data()), what);
+    write_stored_chunk(ds, start + row, bytes, what, ctx);
   }
 }
 
@@ -333,39 +332,43 @@ handle create_filled(hid_t loc, const std::string& name, hid_t file_type, hsize_
 
 }  // namespace
 
+handle create_label_dataset(hid_t loc, const std::string& name, std::size_t width, hsize_t rows,
+                            hsize_t chunk_rows, const context& ctx) {
+  const std::string what = "cannot create dataset '" + name + "'";
+  handle type{ctx.check(H5Tcopy(H5T_C_S1), what), H5Tclose};
+  ctx.check_status(H5Tset_size(type.get(), std::max<std::size_t>(width, 1)), what);
+  ctx.check_status(H5Tset_strpad(type.get(), H5T_STR_NULLPAD), what);
+  ctx.check_status(H5Tset_cset(type.get(), H5T_CSET_UTF8), what);
+  return create_filled(loc, name, type.get(), rows, chunk_rows, false, ctx);
+}
+
+hsize_t label_chunk_rows(hsize_t rows, hsize_t chunk_rows) {
+  return std::max<hsize_t>(1, std::min(chunk_rows, std::max<hsize_t>(rows, 1)));
+}
+
+void write_stored_chunk(hid_t ds, hsize_t row, const byte_buffer& bytes, const std::string& what,
+                        const context& ctx) {
+  const hsize_t offset[2] = {row, 0};
+  ctx.check_status(H5Dwrite_chunk(ds, H5P_DEFAULT, 0, offset, bytes.size(), bytes.data()), what);
+}
+
 handle create_fixed_labels(hid_t loc, const std::string& name, const std::vector<std::string>& labels,
-                           const std::vector<std::uint32_t>& ids, hsize_t chunk_rows, const context& ctx,
-                           chunk_compressor* c) {
-  const std::string what = "cannot write dataset '" + name + "'";
+                           const std::vector<std::uint32_t>& ids, hsize_t chunk_rows, const context& ctx) {
   std::size_t width = 1;
   std::vector<bool> used(labels.size(), false);
   for (std::uint32_t id : ids) used.at(id) = true;
   for (std::size_t l = 0; l < labels.size(); ++l)
     if (used[l]) width = std::max(width, labels[l].size());
-  handle type{ctx.check(H5Tcopy(H5T_C_S1), what), H5Tclose};
-  ctx.check_status(H5Tset_size(type.get(), width), what);
-  ctx.check_status(H5Tset_strpad(type.get(), H5T_STR_NULLPAD), what);
-  ctx.check_status(H5Tset_cset(type.get(), H5T_CSET_UTF8), what);
-  handle ds = create_filled(loc, name, type.get(), ids.size(), chunk_rows, false, ctx);
+  handle ds = create_label_dataset(loc, name, width, ids.size(), chunk_rows, ctx);
   if (ids.empty()) return ds;
-  // Whole chunks, the last one padded with NULs (empty strings) as HDF5 pads an edge chunk.
-  const hsize_t chunk = std::min<hsize_t>(chunk_rows, ids.size());
-  const std::size_t rows = c ? static_cast<std::size_t>((ids.size() + chunk - 1) / chunk * chunk) : ids.size();
-  std::string buf(width * rows, '\0');
+  std::string buf(width * ids.size(), '\0');
   for (std::size_t i = 0; i < ids.size(); ++i) {
     const std::string& l = labels[ids[i]];
     std::copy(l.begin(), l.end(), buf.begin() + static_cast<std::ptrdiff_t>(i * width));
   }
-  if (!c) {
-    ctx.check_status(H5Dwrite(ds.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, buf.data()), what);
-    return ds;
-  }
-  // Deflated here rather than through HDF5's filter: zlib took most of the commit's time.
-  for (hsize_t row = 0; row < rows; row += chunk) {
-    const byte_buffer& bytes = c->compress(buf.data() + row * width, chunk * width, 1);
-    const hsize_t offset[1] = {row};
-    ctx.check_status(H5Dwrite_chunk(ds.get(), H5P_DEFAULT, 0, offset, bytes.size(), bytes.data()), what);
-  }
+  handle type{ctx.check(H5Dget_type(ds.get()), "cannot write dataset '" + name + "'"), H5Tclose};
+  ctx.check_status(H5Dwrite(ds.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, buf.data()),
+                   "cannot write dataset '" + name + "'");
   return ds;
 }
 

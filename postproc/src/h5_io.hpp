@@ -77,10 +77,18 @@ handle create_fixed_strings(hid_t loc, const std::string& name,
                             const std::vector<std::string>& values, hsize_t chunk_rows,
                             const context& ctx);
 /// The same for a column of labels given as ids into `labels` (each id < labels.size()).
-/// With `c`, chunks are deflated by it and stored whole (H5Dwrite_chunk).
 handle create_fixed_labels(hid_t loc, const std::string& name, const std::vector<std::string>& labels,
-                           const std::vector<std::uint32_t>& ids, hsize_t chunk_rows, const context& ctx,
-                           chunk_compressor* c = nullptr);
+                           const std::vector<std::uint32_t>& ids, hsize_t chunk_rows, const context& ctx);
+/// An empty-valued label column of `rows` rows: UTF-8 strings of `width` bytes (NUL-padded),
+/// chunks of label_chunk_rows(rows, chunk_rows), deflate; for writing stored chunks into.
+handle create_label_dataset(hid_t loc, const std::string& name, std::size_t width, hsize_t rows,
+                            hsize_t chunk_rows, const context& ctx);
+/// The chunk length of such a column: chunk_rows, or the whole column if shorter.
+hsize_t label_chunk_rows(hsize_t rows, hsize_t chunk_rows);
+/// Stores a chunk that is already compressed for the dataset's filters, at `row`; `what`
+/// begins the error message.
+void write_stored_chunk(hid_t ds, hsize_t row, const byte_buffer& bytes, const std::string& what,
+                        const context& ctx);
 /// A chunked, compressed 1-D dataset of numbers, written in one go.
 handle create_column(hid_t loc, const std::string& name, column_type type, const void* data,
                      hsize_t rows, hsize_t chunk_rows, const context& ctx);

@@ -16,6 +16,7 @@
 #include "h5_error.hpp"
 #include "h5_handle.hpp"
 #include "h5_io.hpp"
+#include "label_column.hpp"
 #include "layout.hpp"
 #include "ptsim/postproc/result_file.hpp"
 #include "table_columns.hpp"
@@ -178,8 +179,15 @@ struct result_writer::impl {
   // Operators: labels interned (a few ids per operator, not strings) and written when the
   // file is committed; times streamed to the background thread a chunk at a time.
   h5::handle ops_group, ops_dim, ops_start, ops_end;
+  // Rows since the last flush (unit, name, bound ids; times), and how many rows and labels
+  // have gone to the background thread.
   std::vector<std::uint32_t> op_unit, op_name, op_bound;
   std::vector<double> op_start_buf, op_end_buf;
+  std::uint64_t ops_stored = 0;
+  std::size_t labels_sent = 0;
+  // The label columns, built on the background thread (touched here only after a drain).
+  label_column op_unit_col{layout::table_chunk_rows}, op_name_col{layout::table_chunk_rows},
+      op_bound_col{layout::table_chunk_rows};
   std::vector<std::string> op_labels;
   std::unordered_map<std::string, std::uint32_t> op_label_ids;
   std::uint64_t ops_limit = default_ops_limit, ops_dropped = 0;
@@ -187,7 +195,6 @@ struct result_writer::impl {
   // on (only the background thread uses the compressor). Declared last, so that it stops
   // before the handles it writes through are closed.
   chunk_compressor compressor{layout::deflate_level};
-  chunk_compressor commit_compressor{layout::deflate_level};  ///< this thread's, at commit
   std::unique_ptr<background_jobs> background;
   std::optional<std::vector<unit_time_row>> unit_rows;
   std::optional<std::vector<domain_summary_row>> domain_rows;
@@ -218,7 +225,7 @@ struct result_writer::impl {
   void write_floorplan();
   void write_summary();
   void create_ops();
-  void flush_ops();
+  void flush_ops(bool last);
   void write_ops();
   void write_unit_summary();
   void write_domain_summary();
@@ -458,34 +465,44 @@ void result_writer::impl::create_ops() {
   op_end_buf.reserve(layout::table_chunk_rows);
 }
 
-void result_writer::impl::flush_ops() {
-  if (op_start_buf.empty()) return;
-  auto rows = std::make_shared<std::pair<std::vector<double>, std::vector<double>>>();
-  std::swap(rows->first, op_start_buf);
-  std::swap(rows->second, op_end_buf);
-  op_start_buf.reserve(layout::table_chunk_rows);
-  op_end_buf.reserve(layout::table_chunk_rows);
-  background->post([this, rows] {
-    h5::append_chunks(ops_start.get(), rows->first.data(), rows->first.size(), layout::table_chunk_rows,
-                      compressor, ctx);
-    h5::append_chunks(ops_end.get(), rows->second.data(), rows->second.size(), layout::table_chunk_rows,
-                      compressor, ctx);
+void result_writer::impl::flush_ops(bool last) {
+  if (op_start_buf.empty() && !last) return;
+  struct rows {
+    std::vector<double> start, end;
+    std::vector<std::uint32_t> unit, name, bound;
+    std::vector<std::string> new_labels;
+  };
+  auto r = std::make_shared<rows>();
+  std::swap(r->start, op_start_buf);
+  std::swap(r->end, op_end_buf);
+  std::swap(r->unit, op_unit);
+  std::swap(r->name, op_name);
+  std::swap(r->bound, op_bound);
+  r->new_labels.assign(op_labels.begin() + static_cast<std::ptrdiff_t>(labels_sent), op_labels.end());
+  labels_sent = op_labels.size();
+  for (auto* v : {&op_start_buf, &op_end_buf}) v->reserve(layout::table_chunk_rows);
+  for (auto* v : {&op_unit, &op_name, &op_bound}) v->reserve(layout::table_chunk_rows);
+  background->post([this, r, last] {
+    h5::append_chunks(ops_start.get(), r->start.data(), r->start.size(), layout::table_chunk_rows, compressor, ctx);
+    h5::append_chunks(ops_end.get(), r->end.data(), r->end.size(), layout::table_chunk_rows, compressor, ctx);
+    op_unit_col.add(r->new_labels, r->unit, last, compressor);
+    op_name_col.add(r->new_labels, r->name, last, compressor);
+    op_bound_col.add(r->new_labels, r->bound, last, compressor);
   });
 }
 
-// At commit, while the background thread stores the last chunks: the labels, the
-// dimension's length, the counts.
+// At commit, after the background thread has drained: the labels, the dimension's length,
+// the counts.
 void result_writer::impl::write_ops() {
   const auto& c = layout::op_columns;
   const hid_t g = ops_group.get();
   h5::write_attr(g, layout::attr_ops_limit, ops_limit, ctx);
   h5::write_attr(g, layout::attr_ops_dropped, ops_dropped, ctx);
-  h5::set_rows(ops_dim.get(), op_unit.size(), ctx);
-  const hsize_t chunk = layout::table_chunk_rows;
+  h5::set_rows(ops_dim.get(), ops_stored, ctx);
   std::vector<h5::handle> labels;
-  labels.push_back(h5::create_fixed_labels(g, c[0].name, op_labels, op_unit, chunk, ctx, &commit_compressor));
-  labels.push_back(h5::create_fixed_labels(g, c[1].name, op_labels, op_name, chunk, ctx, &commit_compressor));
-  labels.push_back(h5::create_fixed_labels(g, c[4].name, op_labels, op_bound, chunk, ctx, &commit_compressor));
+  labels.push_back(op_unit_col.write(g, c[0].name, ctx));
+  labels.push_back(op_name_col.write(g, c[1].name, ctx));
+  labels.push_back(op_bound_col.write(g, c[4].name, ctx));
   std::vector<hid_t> ids;
   for (std::size_t i = 0; i < labels.size(); ++i) {
     const column_def& d = c[i < 2 ? i : 4];
@@ -633,16 +650,17 @@ void result_writer::add_op(std::uint32_t unit, std::uint32_t op, double start_s,
   if (unit >= n || op >= n || bound_by >= n)
     throw std::invalid_argument(w.final_path.string() + ": add_op got a label id that op_label did not give");
   // Bounded: a long run keeps its first ops_limit operators and counts the rest.
-  if (w.op_unit.size() >= w.ops_limit) {
+  if (w.ops_stored >= w.ops_limit) {
     ++w.ops_dropped;
     return;
   }
+  ++w.ops_stored;
   w.op_unit.push_back(unit);
   w.op_name.push_back(op);
   w.op_bound.push_back(bound_by);
   w.op_start_buf.push_back(start_s);
   w.op_end_buf.push_back(end_s);
-  if (w.op_start_buf.size() >= layout::table_chunk_rows) w.flush_ops();
+  if (w.op_start_buf.size() >= layout::table_chunk_rows) w.flush_ops(false);
 }
 
 void result_writer::add_op(const op_row& row) {
@@ -666,17 +684,17 @@ void result_writer::commit(double wall_s) {
   w.require_open();
   h5::quiet_errors quiet;
   w.flush_timeseries();
-  w.flush_ops();
-  // The rest overlaps with the background thread's last chunks (HDF5 itself serialises the
-  // two threads' calls: Debian builds it thread-safe).
+  w.flush_ops(true);
+  // These overlap with the background thread's last chunks (HDF5 itself serialises the two
+  // threads' calls: Debian builds it thread-safe).
   w.flush_jobs();
   w.flush_events();
   w.write_floorplan();
   w.write_summary();
-  w.write_ops();
   w.write_unit_summary();
   w.write_domain_summary();
   w.background->drain();  // rethrows a failed background write
+  w.write_ops();
   h5::write_attr(w.file.get(), layout::attr_wall_s, wall_s, w.ctx);
   w.close_objects();
   w.ctx.check_status(H5Fflush(w.file.get(), H5F_SCOPE_GLOBAL), "cannot flush result file");

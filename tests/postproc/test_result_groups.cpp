@@ -5,6 +5,7 @@
 #include <hdf5_hl.h>
 
 #include <string>
+#include <vector>
 
 #include "sample_result.hpp"
 #include "scratch.hpp"
@@ -64,6 +65,37 @@ TEST_CASE("ops: the first `limit` operators round-trip, the rest are counted") {
       }
       CHECK(mismatches == 0);
     }
+  }
+}
+
+TEST_CASE("ops labels: a longer label after whole chunks were built narrower reads back in full") {
+  // Label chunks are built as their 4096 rows complete, at the width of the longest label so
+  // far; a longer one later means building them again at the end. Rows before and after it
+  // must read back exactly, in every column.
+  const fs::path dir = scratch("ops_width");
+  for (std::size_t longer_at : {0, 100, 4095, 4096, 9000, 12287}) {
+    CAPTURE(longer_at);
+    const fs::path file = dir / ("ops" + std::to_string(longer_at) + ".h5");
+    std::vector<op_row> want;
+    {
+      result_writer w(file, test::sample_metadata(), test::sample_layout(), test::record_period_s);
+      for (std::size_t i = 0; i < 12288; ++i) {
+        const bool longer = i >= longer_at && i % 3 == 0;
+        op_row r{i % 2 ? "npu" : "gpu", longer ? "attention_with_a_much_longer_name_µ" : "mm",
+                 0.001 * static_cast<double>(i), 0.001 * static_cast<double>(i) + 0.0005,
+                 longer ? "interconnect" : "memory"};
+        w.add_op(r);
+        want.push_back(r);
+      }
+      w.commit(1.0);
+    }
+    const ops_table ops = result_reader(file).ops();
+    REQUIRE(ops.rows.size() == want.size());
+    std::size_t mismatches = 0;
+    for (std::size_t i = 0; i < want.size(); ++i)
+      mismatches += ops.rows[i].unit != want[i].unit || ops.rows[i].op != want[i].op ||
+                    ops.rows[i].bound_by != want[i].bound_by || ops.rows[i].start_s != want[i].start_s;
+    CHECK(mismatches == 0);
   }
 }
 
