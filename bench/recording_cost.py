@@ -124,6 +124,8 @@ def measure(a, scenario):
             for b in builds:
                 for rec in ((True, False) if i % 2 == 0 else (False, True)):
                     runs[(b, rec)].append(one_run(b, scenario, on if rec else off, a.duration, rec))
+        one_run(a.ptsim, scenario, on, a.duration, True)  # the file measured is the first build's
+        one_run(a.ptsim, scenario, off, a.duration, False)
         n, ts_bytes, values, n_ops, ops_bytes = storage(on)
         size_on, size_off = os.path.getsize(on), os.path.getsize(off)
         threads_on = perf_samples(a.ptsim, scenario, on, a.duration, True) if a.perf else None
