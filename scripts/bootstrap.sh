@@ -60,7 +60,8 @@ fuzz_pass() {
 }
 sanitizer_pass() {
   echo "== the test suite under AddressSanitizer and UndefinedBehaviorSanitizer"
-  # SystemC switches stacks for its threads: ASan cannot follow that for fake stacks.
+  # detect_stack_use_after_return=0: SystemC switches stacks for its threads, which ASan's
+  # fake stacks (the mechanism behind that check) cannot follow.
   # print_suppressions=0: LSan's "Suppressions used" table would land in the stderr that
   # end-to-end tests read.
   ASAN_OPTIONS=detect_stack_use_after_return=0:detect_leaks=1:abort_on_error=0 \

@@ -367,38 +367,10 @@ void write_stored_chunk(hid_t ds, hsize_t row, const byte_buffer& bytes, const s
   ctx.check_status(H5Dwrite_chunk(ds, H5P_DEFAULT, 0, offset, bytes.size(), bytes.data()), what);
 }
 
-handle create_fixed_labels(hid_t loc, const std::string& name, const std::vector<std::string>& labels,
-                           const std::vector<std::uint32_t>& ids, hsize_t chunk_rows, const context& ctx) {
-  std::size_t width = 1;
-  std::vector<bool> used(labels.size(), false);
-  for (std::uint32_t id : ids) used.at(id) = true;
-  for (std::size_t l = 0; l < labels.size(); ++l)
-    if (used[l]) width = std::max(width, labels[l].size());
-  handle ds = create_label_dataset(loc, name, width, ids.size(), chunk_rows, ctx);
-  if (ids.empty()) return ds;
-  std::string buf(width * ids.size(), '\0');
-  for (std::size_t i = 0; i < ids.size(); ++i) {
-    const std::string& l = labels[ids[i]];
-    std::copy(l.begin(), l.end(), buf.begin() + static_cast<std::ptrdiff_t>(i * width));
-  }
-  handle type{ctx.check(H5Dget_type(ds.get()), "cannot write dataset '" + name + "'"), H5Tclose};
-  ctx.check_status(H5Dwrite(ds.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, buf.data()),
-                   "cannot write dataset '" + name + "'");
-  return ds;
-}
-
-handle create_fixed_strings(hid_t loc, const std::string& name,
-                            const std::vector<std::string>& values, hsize_t chunk_rows,
-                            const context& ctx) {
-  std::vector<std::uint32_t> ids(values.size());
-  for (std::size_t i = 0; i < ids.size(); ++i) ids[i] = static_cast<std::uint32_t>(i);
-  return create_fixed_labels(loc, name, values, ids, chunk_rows, ctx);
-}
-
 handle create_column(hid_t loc, const std::string& name, column_type type, const void* data,
                      hsize_t rows, hsize_t chunk_rows, const context& ctx) {
   if (type == column_type::str)
-    throw std::logic_error("create_column takes numbers; strings go to create_fixed_strings");
+    throw std::logic_error("create_column takes numbers; strings go to create_string_dataset or create_label_dataset");
   handle ds = create_filled(loc, name, file_type_of(type), rows, chunk_rows, true, ctx);
   if (rows > 0)
     ctx.check_status(H5Dwrite(ds.get(), mem_type_of(type), H5S_ALL, H5S_ALL, H5P_DEFAULT, data),

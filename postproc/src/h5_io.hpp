@@ -71,16 +71,9 @@ void append_chunks(hid_t ds, const double* data, hsize_t rows, hsize_t chunk_row
 /// A fixed-size 1-D dataset of strings (coordinate labels).
 handle create_string_dataset(hid_t loc, const std::string& name,
                              const std::vector<std::string>& values, const context& ctx);
-/// A chunked, compressed 1-D dataset of fixed-length UTF-8 strings as long as the longest
-/// value: far smaller than variable-length strings for long tables of repeated labels.
-handle create_fixed_strings(hid_t loc, const std::string& name,
-                            const std::vector<std::string>& values, hsize_t chunk_rows,
-                            const context& ctx);
-/// The same for a column of labels given as ids into `labels` (each id < labels.size()).
-handle create_fixed_labels(hid_t loc, const std::string& name, const std::vector<std::string>& labels,
-                           const std::vector<std::uint32_t>& ids, hsize_t chunk_rows, const context& ctx);
-/// An empty-valued label column of `rows` rows: UTF-8 strings of `width` bytes (NUL-padded),
-/// chunks of label_chunk_rows(rows, chunk_rows), deflate; for writing stored chunks into.
+/// A label column of `rows` rows (label_column.hpp writes its chunks): fixed-length UTF-8
+/// strings of `width` bytes, NUL-padded (far smaller than variable-length strings for long
+/// tables of repeated labels), chunks of label_chunk_rows(rows, chunk_rows), deflate.
 handle create_label_dataset(hid_t loc, const std::string& name, std::size_t width, hsize_t rows,
                             hsize_t chunk_rows, const context& ctx);
 /// The chunk length of such a column: chunk_rows, or the whole column if shorter.

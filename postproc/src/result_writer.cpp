@@ -211,6 +211,16 @@ struct result_writer::impl {
     return it->second;
   }
 
+  // The next staged row, its time set; row_staged() counts it once its values are in.
+  double* stage_row(double time_s) {
+    double* row = staged.data() + staged_rows * row_width;
+    row[0] = time_s;
+    return row;
+  }
+  void row_staged() {
+    if (++staged_rows == chunk_rows) flush_timeseries();
+  }
+
   void require_open() const {
     if (committed || !file.valid())
       throw std::logic_error(final_path.string() + ": result file already committed");
@@ -587,19 +597,16 @@ void result_writer::append_sample(double time_s, const std::vector<const double*
     throw std::invalid_argument(w.final_path.string() + ": append_sample got " +
                                 std::to_string(values.size()) + " variables, layout has " +
                                 std::to_string(w.vars.size()));
-  double* row = w.staged.data() + w.staged_rows * w.row_width;
-  row[0] = time_s;
+  double* row = w.stage_row(time_s);
   for (std::size_t i = 0; i < values.size(); ++i) std::copy_n(values[i], w.vars[i].n_cols, row + w.vars[i].offset);
-  if (++w.staged_rows == w.chunk_rows) w.flush_timeseries();
+  w.row_staged();
 }
 
 void result_writer::append_sample(double time_s, const double* row) {
   impl& w = *p_;
   w.require_open();
-  double* staged = w.staged.data() + w.staged_rows * w.row_width;
-  staged[0] = time_s;
-  std::copy_n(row, w.row_width - 1, staged + 1);
-  if (++w.staged_rows == w.chunk_rows) w.flush_timeseries();
+  std::copy_n(row, w.row_width - 1, w.stage_row(time_s) + 1);
+  w.row_staged();
 }
 
 std::size_t result_writer::sample_width() const { return p_->row_width - 1; }
