@@ -55,8 +55,9 @@ sanitizer_build() {
   cmake --build "$dir" -j "$jobs" >/dev/null 2>"$dir/build.log" || { cat "$dir/build.log" >&2; exit 1; }
 }
 fuzz_pass() {
-  echo "== fuzzing (a fixed seed and input count per harness, at most ${PTSIM_FUZZ_SECONDS:-60} s each)"
-  "$root/scripts/run_fuzzers.sh" "$build-san" "${PTSIM_FUZZ_SECONDS:-60}"
+  # Input counts, not time: the same inputs on an idle or a loaded machine.
+  echo "== fuzzing (a fixed seed and input count per harness)"
+  "$root/scripts/run_fuzzers.sh" "$build-san"
 }
 sanitizer_pass() {
   echo "== the test suite under AddressSanitizer and UndefinedBehaviorSanitizer"

@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
-# Runs every libFuzzer harness of a fuzz build for a bounded time over its seed corpus.
+# Runs every libFuzzer harness of a fuzz build over its seed corpus.
 #   scripts/run_fuzzers.sh BUILD_DIR [SECONDS_EACH]
-# CI runs are reproducible: a fixed seed (PTSIM_FUZZ_SEED, default 1) and a fixed number
-# of inputs per harness (PTSIM_FUZZ_RUNS=0 for unlimited), with SECONDS_EACH as a cap.
+# CI runs are reproducible and independent of machine load: a fixed seed
+# (PTSIM_FUZZ_SEED, default 1) and a fixed number of inputs per harness, with no
+# wall-clock cap (SECONDS_EACH, default 0 = none, only caps hunting runs). The per-input
+# timeout (PTSIM_FUZZ_INPUT_TIMEOUT, default 300 s) and the memory limit (PTSIM_FUZZ_RSS_MB,
+# default 4096) are far above what any input needs here (slowest ~0.1 s, peak RSS < 600 MB),
+# so a slow or loaded machine cannot trip them; a hang or a runaway allocation still does.
 # For hunting: PTSIM_FUZZ_SEED=0 PTSIM_FUZZ_RUNS=0 scripts/run_fuzzers.sh BUILD 600
-# A crash, sanitizer report or leak fails the script and leaves the reproducer in
+# A crash, sanitizer report, leak, timeout or out-of-memory fails the script: its first
+# lines name the harness and the reason, then the report, and the reproducer is left in
 # BUILD_DIR/fuzz-artifacts/.
 set -euo pipefail
-build="$1"; seconds="${2:-30}"
+build="$1"; seconds="${2:-0}"
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 corpus="$root/tests/fuzz/corpus"
 artifacts="$build/fuzz-artifacts"
@@ -23,24 +28,35 @@ declare -A seeds=(
   [lcf]="$corpus/lcf"
   [materials]="$corpus/materials"
 )
-# About 10-20 s each on one shared core of CI's 2-core machine (figures: bench/RESULTS.md).
+# About 10-20 s each on one idle core of CI's 2-core machine (figures: bench/RESULTS.md).
 declare -A runs=([scenario]=19000 [overrides]=7000 [flp]=400000 [units]=300000
                  [sweep]=30000 [hotspot_config]=6000 [ptrace]=120000 [lcf]=200000 [materials]=200000)
-for h in "${!seeds[@]}"; do
+for h in $(printf '%s\n' "${!seeds[@]}" | sort); do
   n="${PTSIM_FUZZ_RUNS:-${runs[$h]}}"; [ "$n" = 0 ] && n=-1
   exe="$build/tests/fuzz/fuzz_$h"
   [ -x "$exe" ] || { echo "fuzz: $exe is missing (configure with -DPTSIM_FUZZ=ON)" >&2; exit 1; }
+  log="$build/fuzz-$h.log"
   work="$(mktemp -d)"
   # The first corpus folder receives new inputs: a scratch copy, never the repository.
   # shellcheck disable=SC2086
-  if ! "$exe" "$work" ${seeds[$h]} -max_total_time="$seconds" -seed="${PTSIM_FUZZ_SEED:-1}" -runs="$n" -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
-       -artifact_prefix="$artifacts/$h-" -print_final_stats=1 >"$build/fuzz-$h.log" 2>&1; then
-    echo "fuzz_$h FAILED; see $build/fuzz-$h.log and $artifacts/" >&2
-    tail -40 "$build/fuzz-$h.log" >&2
-    rm -rf "$work"
+  if "$exe" "$work" ${seeds[$h]} -max_total_time="$seconds" -seed="${PTSIM_FUZZ_SEED:-1}" -runs="$n" \
+       -max_len=8192 -timeout="${PTSIM_FUZZ_INPUT_TIMEOUT:-300}" -rss_limit_mb="${PTSIM_FUZZ_RSS_MB:-4096}" \
+       -artifact_prefix="$artifacts/$h-" -print_final_stats=1 >"$log" 2>&1; then
+    rc=0
+  else
+    rc=$?
+  fi
+  rm -rf "$work"
+  if [ "$rc" -ne 0 ]; then
+    # Which harness and why first; the report from its first error line after that.
+    reason="$(grep -m1 -E 'ERROR: (libFuzzer|AddressSanitizer|LeakSanitizer|UndefinedBehaviorSanitizer)|runtime error:|^SUMMARY:|deadly signal|Tracer caught' "$log" || true)"
+    echo "fuzz_$h FAILED (exit $rc): ${reason:-no sanitizer or libFuzzer report; see the log}" >&2
+    echo "  log: $log; reproducer: $(ls "$artifacts"/"$h"-* 2>/dev/null | head -1 || true)" >&2
+    first="$(grep -n -m1 -E 'ERROR:|runtime error:|deadly signal|Tracer caught' "$log" | cut -d: -f1 || true)"
+    if [ -n "$first" ]; then sed -n "${first},$((first + 60))p" "$log" >&2; else tail -40 "$log" >&2; fi
     exit 1
   fi
-  done_runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$build/fuzz-$h.log" | grep -o '[0-9]*$' || echo "?")
-  echo "fuzz_$h: ok ($done_runs inputs)"
-  rm -rf "$work"
+  done_runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
+  peak=$(grep -o 'stat::peak_rss_mb: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
+  echo "fuzz_$h: ok ($done_runs inputs, peak RSS $peak MB)"
 done

@@ -65,8 +65,11 @@ TEST_CASE("thermal runaway stops the run with the block and the time, and writes
 
 TEST_CASE("Ctrl-C stops a run midway and removes its partial file") {
   scratch s("sigint");
-  // A long run in the background, interrupted after half a second.
-  const result r = run_ptsim(s.dir, "run -q -o out.h5 --set 'duration=5000 s' & p=$!; sleep 0.5; kill -INT $p; wait $p");
+  // A long run in the background, interrupted once its partial file exists (its handlers
+  // are installed before that), however long a loaded machine takes to get there.
+  const result r = run_ptsim(s.dir, "run -q -o out.h5 --set 'duration=5000 s' & p=$!; "
+                                    "while [ ! -e out.h5.part ] && kill -0 $p 2>/dev/null; do sleep 0.02; done; "
+                                    "kill -INT $p; wait $p");
   CHECK(r.exit_code == 130);
   CHECK(r.err.find("interrupted by signal 2") != std::string::npos);
   CHECK(no_result(s.dir, "out.h5"));

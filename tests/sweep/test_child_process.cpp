@@ -46,7 +46,9 @@ TEST_CASE("killing a run kills its whole process group") {
   sw::child_process c({"/bin/sh", "-c", "sleep 30 & echo $! >&2; wait"}, sw::run_environment());
   // Wait for the grandchild's pid.
   pid_t grandchild = 0;
-  for (int i = 0; i < 400 && grandchild == 0; ++i) {
+  // Until the shell has printed it (or died): no cap that a loaded machine could hit;
+  // ctest's timeout ends a hang.
+  while (grandchild == 0 && !c.poll_exit()) {
     c.read_stderr();
     grandchild = static_cast<pid_t>(std::atol(sw::last_line(c.stderr_tail()).c_str()));
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
@@ -63,7 +65,7 @@ TEST_CASE("killing a run kills its whole process group") {
     return text.empty() || (paren != std::string::npos && paren + 2 < text.size() && text[paren + 2] == 'Z');
   };
   bool gone = false;
-  for (int i = 0; i < 200 && !gone; ++i) {
+  while (!gone) {
     gone = dead();
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }

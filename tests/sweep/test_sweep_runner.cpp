@@ -142,18 +142,17 @@ TEST_CASE("a run with a bad value or a runtime failure is recorded as failed wit
 
 TEST_CASE("--timeout kills a run that takes too long, and records it") {
   scratch s("timeout");
-  s.write("t.yaml", "base: " + default_scenario + "\ngrid:\n  duration: [\"1 s\", \"5000 s\"]\n");
-  const auto t0 = std::chrono::steady_clock::now();
-  const result r = run_ptsim(s.dir, "sweep t.yaml -o out -j2 --timeout \"1.5 s\"");
-  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  // A 0.1 s run finishes far inside the timeout even under a sanitizer on a loaded
+  // machine; 5000 s simulated takes minutes even without one, so only the timeout ends it.
+  s.write("t.yaml", "base: " + default_scenario + "\ngrid:\n  duration: [\"0.1 s\", \"5000 s\"]\n");
+  const result r = run_ptsim(s.dir, "sweep t.yaml -o out -j2 --timeout \"15 s\"");
   CHECK(r.exit_code == 1);
-  CHECK(took < 20);  // 5000 s simulated would take minutes
   const auto t = summary(s.dir / "out");
   REQUIRE(t.rows.size() == 2);
   CHECK(t.rows[0].ok);
   CHECK_FALSE(t.rows[1].ok);
-  CHECK(t.rows[1].error == "timeout after 1.5 s");
-  CHECK(t.rows[1].wall_s >= 1.5);
+  CHECK(t.rows[1].error == "timeout after 15 s");
+  CHECK(t.rows[1].wall_s >= 15);
   CHECK(files_ending(s.dir / "out" / "runs", ".part").empty());
   CHECK(processes_mentioning((s.dir / "out").string()).empty());
 }
@@ -169,11 +168,11 @@ TEST_CASE("killed with SIGKILL midway, then resumed (twice): every run once, no 
                         "  thermal.ambient: [\"25 degC\", \"35 degC\"]\n");
   const fs::path out = s.dir / "out";
   const pid_t pid = start_ptsim(s.dir, {"sweep", "k.yaml", "-o", "out", "-j2"});
-  REQUIRE(wait_until([&] { return !files_ending(out / "records", ".record").empty(); }, 60));
+  REQUIRE(wait_until([&] { return !files_ending(out / "records", ".record").empty(); }, 600));
   kill(pid, SIGKILL);
   CHECK(wait_exit(pid) == 128 + SIGKILL);
   // PR_SET_PDEATHSIG: the runs die with the sweep.
-  CHECK(wait_until([&] { return processes_mentioning(out.string()).empty(); }, 5));
+  CHECK(wait_until([&] { return processes_mentioning(out.string()).empty(); }, 600));
   const std::size_t done_before = files_ending(out / "runs", ".h5").size();
   INFO("runs complete at the kill: " << done_before);
   CHECK(done_before < 6);
@@ -211,7 +210,7 @@ TEST_CASE("Ctrl-C stops cleanly: finished runs kept, a summary of them, no parti
                         "  policy.governor: [performance, powersave, schedutil, ondemand]\n");
   const fs::path out = s.dir / "out";
   const pid_t pid = start_ptsim(s.dir, {"sweep", "i.yaml", "-o", "out", "-j1"});
-  REQUIRE(wait_until([&] { return !files_ending(out / "records", ".record").empty(); }, 60));
+  REQUIRE(wait_until([&] { return !files_ending(out / "records", ".record").empty(); }, 600));
   kill(pid, SIGINT);
   CHECK(wait_exit(pid) == 130);
   CHECK(processes_mentioning(out.string()).empty());

@@ -1,5 +1,7 @@
 #include "ptsim/tlm/platform.hpp"
 
+#include "ptsim/tlm/sanitizer_stack.hpp"
+
 #include <algorithm>
 #include <stdexcept>
 #include <tlm_utils/tlm_quantumkeeper.h>
@@ -10,6 +12,8 @@ platform::platform(const platform_config& cfg, const workload_config& workload,
                    const std::map<std::string, operating_point>& initial, double control_period_s,
                    std::uint64_t seed)
     : workload_(workload) {
+  // SystemC's coroutines leave ASan's record of the stack stale (sanitizer_stack.hpp).
+  sanitizer::record_true_stack_at_exit();
   // KV caches not sized by the scenario take what their memory has left.
   for (auto& s : workload_.streams)
     if (s.is_llm && !(s.llm.kv_cache_bytes > 0)) s.llm.kv_cache_bytes = default_kv_cache_bytes(cfg, workload_, s);
