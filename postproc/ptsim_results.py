@@ -11,6 +11,7 @@ Uses only Debian's python3-h5py, python3-xarray, python3-h5netcdf, python3-panda
 
 The layout is described in DESIGN.md, "HDF5 result file (contract)".
 """
+import contextlib
 import math
 import os
 import re
@@ -23,6 +24,14 @@ import xarray as xr
 SCHEMA_MAJOR = 1
 _TABLES = ("jobs", "events", "floorplan", "ops", "unit_summary", "domain_summary")
 _OPS_COLUMNS = ("unit", "operator", "start_s", "end_s", "bound_by")
+# Tables whose label columns are stored when the run ends (after the numbers that stream):
+# shown in their documented order.
+_COLUMN_ORDER = {
+    "ops": _OPS_COLUMNS,
+    "jobs": ("id", "stream", "unit", "arrival_s", "start_s", "finish_s", "latency_s", "energy_J",
+             "first_token_s", "tokens_in", "tokens_out"),
+    "events": ("time_s", "kind", "source", "message", "value"),
+}
 
 # Which way is better, for metrics whose meaning is fixed (the same table as
 # `ptsim report --best`). Per-domain or per-unit forms ("throttled_fraction[big]") follow
@@ -108,6 +117,25 @@ def _units(group):
             if "units" in ds.attrs and not _is_scale(ds)}
 
 
+class CorruptResult(ValueError):
+    """A result file that HDF5 cannot read back as written: a checksum that does not match
+    (files of schema 1.3 on checksum every dataset and all metadata), or damaged structure."""
+
+
+@contextlib.contextmanager
+def _reading(path):
+    """Turns what h5py, h5netcdf and xarray raise on a damaged file into CorruptResult
+    naming the file."""
+    try:
+        yield
+    except CorruptResult:
+        raise
+    except (OSError, KeyError, RuntimeError, TypeError, IndexError, ValueError) as e:
+        if str(e).startswith(str(path)):
+            raise
+        raise CorruptResult(f"{path}: cannot read the result file ({type(e).__name__}: {e})") from e
+
+
 def _check_schema(path, attrs):
     if "schema_version_major" not in attrs:
         raise ValueError(f"{path}: not a ptsim result file (no schema_version_major)")
@@ -127,6 +155,11 @@ def open_run(path):
     attributes: ptsim_version, schema_version, scenario, seed, ...), 'scenario' (the
     resolved scenario as {dotted path: value text}) and 'id' (the file name without .h5).
     """
+    with _reading(path):
+        return _open_run(path)
+
+
+def _open_run(path):
     with h5py.File(path, "r") as f:
         attrs = {k: _plain(v) for k, v in f.attrs.items()}
         _check_schema(path, attrs)
@@ -134,10 +167,10 @@ def open_run(path):
         summary_units = _units(f["summary"])
         throughput_units = _plain(f["summary"].attrs.get("throughput_units", ""))
         tables = {name: _frame(f[name]) if name in f else pd.DataFrame() for name in _TABLES}
-        # The ops times are stored as the run goes, the labels at its end: show them in the
-        # documented order.
-        if set(_OPS_COLUMNS) <= set(tables["ops"].columns):
-            tables["ops"] = tables["ops"][list(_OPS_COLUMNS)]
+        # Numbers are stored as the run goes, labels at its end: show the documented order.
+        for name, order in _COLUMN_ORDER.items():
+            if set(order) == set(tables[name].columns):
+                tables[name] = tables[name][list(order)]
         units = {name: _units(f[name]) for name in _TABLES if name in f}
         ops_attrs = f["ops"].attrs if "ops" in f else {}
         ops_limit = int(ops_attrs.get("limit", 0))
@@ -188,6 +221,11 @@ def find_runs(inputs):
 
 
 def _read_summary(path):
+    with _reading(path):
+        return _read_summary_of(path)
+
+
+def _read_summary_of(path):
     with h5py.File(path, "r") as f:
         attrs = {k: _plain(v) for k, v in f.attrs.items()}
         _check_schema(path, attrs)

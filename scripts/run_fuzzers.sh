@@ -22,10 +22,14 @@ declare -A seeds=(
   [ptrace]="$corpus/ptrace"
   [lcf]="$corpus/lcf"
   [materials]="$corpus/materials"
+  [result_reader]="$corpus/result_reader"
 )
 # About 10-20 s each on one shared core of CI's 2-core machine (figures: bench/RESULTS.md).
 declare -A runs=([scenario]=19000 [overrides]=7000 [flp]=400000 [units]=300000
-                 [sweep]=30000 [hotspot_config]=6000 [ptrace]=120000 [lcf]=200000 [materials]=200000)
+                 [sweep]=30000 [hotspot_config]=6000 [ptrace]=120000 [lcf]=200000 [materials]=200000
+                 [result_reader]=RR_RUNS)
+# Inputs longer than the seeds are cut; real result files are larger than text inputs.
+declare -A max_len=([result_reader]=65536)
 for h in "${!seeds[@]}"; do
   n="${PTSIM_FUZZ_RUNS:-${runs[$h]}}"; [ "$n" = 0 ] && n=-1
   exe="$build/tests/fuzz/fuzz_$h"
@@ -33,7 +37,7 @@ for h in "${!seeds[@]}"; do
   work="$(mktemp -d)"
   # The first corpus folder receives new inputs: a scratch copy, never the repository.
   # shellcheck disable=SC2086
-  if ! "$exe" "$work" ${seeds[$h]} -max_total_time="$seconds" -seed="${PTSIM_FUZZ_SEED:-1}" -runs="$n" -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
+  if ! "$exe" "$work" ${seeds[$h]} -max_total_time="$seconds" -seed="${PTSIM_FUZZ_SEED:-1}" -runs="$n" -max_len="${max_len[$h]:-8192}" -timeout=10 -rss_limit_mb=2048 \
        -artifact_prefix="$artifacts/$h-" -print_final_stats=1 >"$build/fuzz-$h.log" 2>&1; then
     echo "fuzz_$h FAILED; see $build/fuzz-$h.log and $artifacts/" >&2
     tail -40 "$build/fuzz-$h.log" >&2

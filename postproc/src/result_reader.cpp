@@ -3,6 +3,7 @@
 #include <hdf5_hl.h>
 
 #include <algorithm>
+#include <map>
 #include <stdexcept>
 
 #include "h5_error.hpp"
@@ -297,13 +298,50 @@ std::vector<domain_summary_row> result_reader::domain_summary() const {
 
 namespace {
 
-// Name of the scale attached to one axis of a dataset (its last path component).
-herr_t scale_name(hid_t, unsigned, hid_t scale, void* data) {
+// The last path component of an object's name.
+std::string base_name(hid_t obj) {
   char buf[512] = {};
-  if (H5Iget_name(scale, buf, sizeof buf) < 0) return -1;
-  std::string name = buf;
-  *static_cast<std::string*>(data) = name.substr(name.rfind('/') + 1);
-  return 1;  // the first scale is enough
+  if (H5Iget_name(obj, buf, sizeof buf) <= 0) return {};
+  const std::string name = buf;
+  return name.substr(name.rfind('/') + 1);
+}
+
+// The datasets whose axis 1 a dimension scale is attached to, by name, from the scale's
+// REFERENCE_LIST (object references and axes, stored in its checksummed object header).
+// H5DSiterate_scales would read the datasets' DIMENSION_LIST instead: variable-length
+// references in the global heap, which has no checksum and crashes HDF5 when corrupt.
+std::vector<std::string> attached_on_axis1(hid_t scale, const h5::context& ctx) {
+  std::vector<std::string> out;
+  if (H5Aexists(scale, "REFERENCE_LIST") <= 0) {
+    H5Eclear2(H5E_DEFAULT);
+    return out;
+  }
+  struct entry {
+    hobj_ref_t ref;
+    int axis;
+  };
+  const std::string what = "cannot read the dimensions of timeseries/" + base_name(scale);
+  h5::handle attr{ctx.check(H5Aopen(scale, "REFERENCE_LIST", H5P_DEFAULT), what), H5Aclose};
+  h5::handle ftype{ctx.check(H5Aget_type(attr.get()), what), H5Tclose};
+  if (H5Tget_class(ftype.get()) != H5T_COMPOUND || H5Tget_member_index(ftype.get(), "dataset") < 0 ||
+      H5Tget_member_index(ftype.get(), "dimension") < 0)
+    ctx.fail_plain(what + ": its REFERENCE_LIST is not a dimension scale's");
+  h5::handle mt{ctx.check(H5Tcreate(H5T_COMPOUND, sizeof(entry)), what), H5Tclose};
+  ctx.check_status(H5Tinsert(mt.get(), "dataset", HOFFSET(entry, ref), H5T_STD_REF_OBJ), what);
+  ctx.check_status(H5Tinsert(mt.get(), "dimension", HOFFSET(entry, axis), H5T_NATIVE_INT), what);
+  h5::handle space{ctx.check(H5Aget_space(attr.get()), what), H5Sclose};
+  const hssize_t n = H5Sget_simple_extent_npoints(space.get());
+  if (n < 0) ctx.fail(what);
+  std::vector<entry> entries(static_cast<std::size_t>(n));
+  if (n > 0) ctx.check_status(H5Aread(attr.get(), mt.get(), entries.data()), what);
+  for (const entry& e : entries) {
+    if (e.axis != 1) continue;
+    const hid_t obj = H5Rdereference2(scale, H5P_DEFAULT, H5R_OBJECT, &e.ref);
+    if (obj < 0) ctx.fail(what);
+    h5::handle o{obj, H5Oclose};
+    out.push_back(base_name(o.get()));
+  }
+  return out;
 }
 
 }  // namespace
@@ -313,6 +351,13 @@ timeseries_layout result_reader::layout() const {
   const auto& ctx = p_->ctx;
   timeseries_layout out;
   h5::handle g = h5::open_group(p_->file.get(), layout::group_timeseries, ctx);
+  std::map<std::string, std::string> dim_of;  // 2-D variable -> the scale on its axis 1
+  for (const std::string& name : h5::link_names(g.get(), ctx)) {
+    if (name == layout::time_name) continue;
+    h5::handle ds = h5::open_dataset(g.get(), name, ctx);
+    if (H5DSis_scale(ds.get()) > 0)
+      for (const std::string& v : attached_on_axis1(ds.get(), ctx)) dim_of[v] = name;
+  }
   for (const std::string& name : h5::link_names(g.get(), ctx)) {
     if (name == layout::time_name) continue;
     h5::handle ds = h5::open_dataset(g.get(), name, ctx);
@@ -325,9 +370,10 @@ timeseries_layout result_reader::layout() const {
     v.units = h5::read_string_attr(ds.get(), layout::attr_units, ctx).value_or("");
     v.long_name = h5::read_string_attr(ds.get(), layout::attr_long_name, ctx).value_or("");
     h5::handle space(H5Dget_space(ds.get()), H5Sclose);
-    if (H5Sget_simple_extent_ndims(space.get()) == 2 && H5DSget_num_scales(ds.get(), 1) > 0)
-      ctx.check_status(H5DSiterate_scales(ds.get(), 1, nullptr, scale_name, &v.dim),
-                       "cannot read the dimensions of timeseries/" + name);
+    if (H5Sget_simple_extent_ndims(space.get()) == 2) {
+      const auto it = dim_of.find(name);
+      if (it != dim_of.end()) v.dim = it->second;
+    }
     out.variables.push_back(std::move(v));
   }
   H5Eclear2(H5E_DEFAULT);

@@ -89,7 +89,7 @@ with h5py.File(path, "r") as f:
     for key in ("ptsim_version", "schema_version", "scenario", "scenario_name", "host",
                 "start_time"):
         assert isinstance(a[key], str), (key, type(a[key]))
-    assert a["schema_version"] == "1.2"
+    assert a["schema_version"] == "1.3"
     assert int(a["schema_version_major"]) == 1 and int(a["schema_version_minor"]) == 2
     assert int(a["seed"]) == 18446744073709551557
     assert a["scenario_name"] == "phone-camera"
