@@ -89,11 +89,26 @@ handle fixed_string_type(std::size_t width, const context& ctx) {
   return t;
 }
 
+namespace {
+
+// Links and attributes kept in the object header (checksummed as a whole, read in one piece),
+// never moved to "dense" storage (a fractal heap with B-tree indexes) past 8 of them: HDF5
+// 1.10 frees uninitialised pointers when iterating a damaged dense group fails, so a flipped
+// bit there crashed the reader instead of failing the read. An attribute too large for an
+// object header message (64 KiB) still goes to dense storage.
+void keep_compact(hid_t plist, const context& ctx) {
+  ctx.check_status(H5Pset_link_phase_change(plist, 65535, 65535), "cannot set group properties");
+  ctx.check_status(H5Pset_attr_phase_change(plist, 65535, 65535), "cannot set group properties");
+}
+
+}  // namespace
+
 handle file_create_properties(const context& ctx) {
   handle fcpl{ctx.check(H5Pcreate(H5P_FILE_CREATE), "cannot create file properties"), H5Pclose};
   const unsigned order = H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED;
   ctx.check_status(H5Pset_link_creation_order(fcpl.get(), order), "cannot set file properties");
   ctx.check_status(H5Pset_attr_creation_order(fcpl.get(), order), "cannot set file properties");
+  keep_compact(fcpl.get(), ctx);
   return fcpl;
 }
 
@@ -128,28 +143,38 @@ handle create_group(hid_t loc, const std::string& name, const context& ctx) {
   const unsigned order = H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED;
   ctx.check_status(H5Pset_link_creation_order(gcpl.get(), order), "cannot set group order");
   ctx.check_status(H5Pset_attr_creation_order(gcpl.get(), order), "cannot set group order");
+  keep_compact(gcpl.get(), ctx);
   return {ctx.check(H5Gcreate2(loc, name.c_str(), H5P_DEFAULT, gcpl.get(), H5P_DEFAULT),
                     "cannot create group '" + name + "'"),
           H5Gclose};
 }
 
 handle open_group(hid_t loc, const std::string& name, const context& ctx) {
-  if (!has_link(loc, name)) ctx.fail_plain("no group '" + name + "'");
+  if (!has_link(loc, name, ctx)) ctx.fail_plain("no group '" + name + "'");
   return {ctx.check(H5Gopen2(loc, name.c_str(), H5P_DEFAULT), "cannot open group '" + name + "'"),
           H5Gclose};
 }
 
 handle open_dataset(hid_t loc, const std::string& name, const context& ctx) {
-  if (!has_link(loc, name)) ctx.fail_plain("no dataset '" + name + "'");
+  if (!has_link(loc, name, ctx)) ctx.fail_plain("no dataset '" + name + "'");
   return {ctx.check(H5Dopen2(loc, name.c_str(), H5P_DEFAULT),
                     "cannot open dataset '" + name + "'"),
           H5Dclose};
 }
 
-bool has_link(hid_t loc, const std::string& name) {
-  const bool found = H5Lexists(loc, name.c_str(), H5P_DEFAULT) > 0;
-  H5Eclear2(H5E_DEFAULT);
-  return found;
+bool has_link(hid_t loc, const std::string& name, const context& ctx) {
+  // Each component of a path in turn: HDF5 fails (rather than answers no) when a group on
+  // the way is missing, and a failure here must mean damage, not absence.
+  std::size_t from = 0;
+  while (true) {
+    const std::size_t slash = name.find('/', from);
+    const std::string prefix = name.substr(0, slash);
+    const htri_t found = H5Lexists(loc, prefix.c_str(), H5P_DEFAULT);
+    ctx.check_status(found, "cannot look up '" + prefix + "'");
+    if (found == 0) return false;
+    if (slash == std::string::npos) return true;
+    from = slash + 1;
+  }
 }
 
 std::vector<std::string> link_names(hid_t group, const context& ctx) {

@@ -30,7 +30,8 @@ handle file_access_properties(const context& ctx);
 handle create_group(hid_t loc, const std::string& name, const context& ctx);
 handle open_group(hid_t loc, const std::string& name, const context& ctx);
 handle open_dataset(hid_t loc, const std::string& name, const context& ctx);
-bool has_link(hid_t loc, const std::string& name);
+/// Whether `name` exists; an error looking it up (a damaged group) throws, never reads as absent.
+bool has_link(hid_t loc, const std::string& name, const context& ctx);
 /// Names of the links in a group, in creation order where tracked, else by name.
 std::vector<std::string> link_names(hid_t group, const context& ctx);
 

@@ -34,8 +34,9 @@ def digest(path):
     out = {"summary": run["summary"], "attrs": {k: str(v) for k, v in run["attrs"].items()},
            "scenario": run["scenario"], "ops_limit": run["ops_limit"], "ops_dropped": run["ops_dropped"]}
     for name in ("jobs", "events", "floorplan", "ops", "unit_summary", "domain_summary"):
-        out[name] = run[name].to_json(orient="split", double_precision=17)
-    out["timeseries"] = {k: ts[k].values.tobytes().hex() for k in sorted(ts.variables)}
+        out[name] = json.dumps(run[name].to_dict(orient="split"), default=str)  # repr: every bit
+    out["timeseries"] = {k: repr(ts[k].values.tolist()) if ts[k].dtype == object else ts[k].values.tobytes().hex()
+                         for k in sorted(ts.variables)}
     return json.dumps(out, sort_keys=True, default=str)
 
 reference = digest(sys.argv[2])
@@ -118,6 +119,8 @@ def main():
             if word == "WRONG":
                 failures.append(f"ptsim_results read wrong data from {rest} without an error")
         print("ptsim_results outcomes:", json.dumps(py, sort_keys=True))
+        errors = [line.split(" ", 3)[2] for line in p.stdout.splitlines() if line.startswith("ERROR")]
+        print("ptsim_results errors by type:", json.dumps({e: errors.count(e) for e in sorted(set(errors))}))
         if p.returncode != 0:
             failures.append(f"ptsim_results died (rc {p.returncode}) reading {started}: {p.stderr[-500:]}")
 
