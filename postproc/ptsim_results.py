@@ -89,6 +89,19 @@ def _is_bare_dimension(ds):
     return str(_plain(ds.attrs.get("NAME", b""))).startswith(_BARE_DIMENSION)
 
 
+def _members(group):
+    """(name, object) of a group's links. h5py's items() gives None for an object it cannot
+    open and `name in group` says False on an error: either would read damage as absence."""
+    out = []
+    for name in list(group.keys()):
+        out.append((name, group[name]))  # raises KeyError naming HDF5's reason
+    return out
+
+
+def _has(group, name):
+    return name in set(group.keys())
+
+
 def _column(ds):
     if h5py.check_string_dtype(ds.dtype) is not None:
         return ds.asstr()[()].astype(object)
@@ -99,7 +112,7 @@ def _frame(group):
     """One DataFrame from a group of equally long 1-D datasets, columns in stored order,
     indexed by the group's row dimension (its dimension scale)."""
     columns, index = {}, None
-    for name, ds in group.items():
+    for name, ds in _members(group):
         if _is_scale(ds) and _is_bare_dimension(ds):
             index = pd.RangeIndex(ds.shape[0], name=name)
         elif _is_scale(ds):
@@ -113,7 +126,7 @@ def _frame(group):
 
 
 def _units(group):
-    return {name: _plain(ds.attrs["units"]) for name, ds in group.items()
+    return {name: _plain(ds.attrs["units"]) for name, ds in _members(group)
             if "units" in ds.attrs and not _is_scale(ds)}
 
 
@@ -130,7 +143,7 @@ def _reading(path):
         yield
     except CorruptResult:
         raise
-    except (OSError, KeyError, RuntimeError, TypeError, IndexError, ValueError) as e:
+    except (OSError, KeyError, RuntimeError, TypeError, IndexError, ValueError, AttributeError) as e:
         if str(e).startswith(str(path)):
             raise
         raise CorruptResult(f"{path}: cannot read the result file ({type(e).__name__}: {e})") from e
@@ -163,16 +176,16 @@ def _open_run(path):
     with h5py.File(path, "r") as f:
         attrs = {k: _plain(v) for k, v in f.attrs.items()}
         _check_schema(path, attrs)
-        summary = {name: float(ds[()]) for name, ds in f["summary"].items()}
+        summary = {name: float(ds[()]) for name, ds in _members(f["summary"])}
         summary_units = _units(f["summary"])
         throughput_units = _plain(f["summary"].attrs.get("throughput_units", ""))
-        tables = {name: _frame(f[name]) if name in f else pd.DataFrame() for name in _TABLES}
+        tables = {name: _frame(f[name]) if _has(f, name) else pd.DataFrame() for name in _TABLES}
         # Numbers are stored as the run goes, labels at its end: show the documented order.
         for name, order in _COLUMN_ORDER.items():
             if set(order) == set(tables[name].columns):
                 tables[name] = tables[name][list(order)]
-        units = {name: _units(f[name]) for name in _TABLES if name in f}
-        ops_attrs = f["ops"].attrs if "ops" in f else {}
+        units = {name: _units(f[name]) for name in _TABLES if _has(f, name)}
+        ops_attrs = f["ops"].attrs if _has(f, "ops") else {}
         ops_limit = int(ops_attrs.get("limit", 0))
         ops_dropped = int(ops_attrs.get("dropped", 0))
     with xr.open_dataset(path, group="timeseries", engine="h5netcdf") as ds:
@@ -229,15 +242,15 @@ def _read_summary_of(path):
     with h5py.File(path, "r") as f:
         attrs = {k: _plain(v) for k, v in f.attrs.items()}
         _check_schema(path, attrs)
-        summary = {name: float(ds[()]) for name, ds in f["summary"].items()}
+        summary = {name: float(ds[()]) for name, ds in _members(f["summary"])}
         units = _units(f["summary"])
         per = {}
-        if "domain_summary" in f:
+        if _has(f, "domain_summary"):
             d = _frame(f["domain_summary"])
             for col in d.columns:
                 for label, value in d[col].items():
                     per[f"{col}[{label}]"] = float(value)
-        if "unit_summary" in f:
+        if _has(f, "unit_summary"):
             u = _frame(f["unit_summary"])
             for label, row in u.iterrows():
                 per[f"busy_s[{label}]"] = float(sum(row[c] for c in BUSY_COLUMNS))
