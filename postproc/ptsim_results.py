@@ -9,7 +9,10 @@ Uses only Debian's python3-h5py, python3-xarray, python3-h5netcdf, python3-panda
     runs = ptsim_results.open_sweep(["sweep-out/"])        # one row per run
     configs = ptsim_results.by_configuration(runs)           # replicates: mean, ci95
 
-The layout is described in DESIGN.md, "HDF5 result file (contract)".
+The layout is described in DESIGN.md, "HDF5 result file (contract)". A file that HDF5 cannot
+read back as written (a checksum mismatch in a file of schema 1.3 or later, or damaged
+structure) raises CorruptResult (a ValueError) naming the file; a damaged group member is
+never read as absent.
 """
 import contextlib
 import math

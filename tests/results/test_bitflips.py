@@ -7,7 +7,7 @@ only when their output equals the unflipped file's. The Python reader (ptsim_res
 is held to the same rule, all copies in one child process (a crash there fails the test and
 names the last file started).
 
-    test_bitflips.py PTSIM POSTPROC_DIR [N_FILES] [FIRST_SEED]
+    test_bitflips.py PTSIM POSTPROC_DIR [N_FILES] [FIRST_SEED] [SCENARIO.yaml]
 
 N_FILES defaults to 100 (PTSIM_BITFLIP_FILES overrides it); ctest runs the default.
 """
@@ -22,6 +22,8 @@ from results_fixture import HOT, Runs
 
 N_FILES = int(os.environ.get("PTSIM_BITFLIP_FILES", sys.argv[3] if len(sys.argv) > 3 else 100))
 FIRST_SEED = int(sys.argv[4]) if len(sys.argv) > 4 else 1
+# Another scenario (run for 0.5 s as it is) instead of the throttling default one.
+SCENARIO = os.path.abspath(sys.argv[5]) if len(sys.argv) > 5 else None
 
 PY_CHECK = r"""
 import json, sys
@@ -75,7 +77,8 @@ def outputs(runs, path, trace_out):
 def main():
     runs = Runs("bitflips")
     try:
-        src = runs.run("ref/run.h5", "--set", "duration=0.5 s", *HOT)
+        src = (runs.run("ref/run.h5", SCENARIO, "--set", "duration=0.5 s") if SCENARIO else
+               runs.run("ref/run.h5", "--set", "duration=0.5 s", *HOT))
         ref = outputs(runs, src, os.path.join(runs.dir, "ref", "trace.json"))
         assert ref[0] == 0 and ref[2] == 0, f"the unflipped file must read: {ref[4]}"
         json.loads(ref[1])
