@@ -361,7 +361,7 @@ def main(argv=None):
             pareto(a.inputs, a.output, a.x, a.y)
         else:
             compare(a.inputs, a.output, a.metrics.split(",") if a.metrics else None)
-    except (PlotError, ValueError, OSError, KeyError) as e:
+    except (PlotError, ValueError, OSError, KeyError, RuntimeError) as e:
         msg = e.args[0] if isinstance(e, KeyError) and e.args else e
         print(f"ptsim-plot: {msg}", file=sys.stderr)
         return 2

@@ -9,8 +9,12 @@ Uses only Debian's python3-h5py, python3-xarray, python3-h5netcdf, python3-panda
     runs = ptsim_results.open_sweep(["sweep-out/"])        # one row per run
     configs = ptsim_results.by_configuration(runs)           # replicates: mean, ci95
 
-The layout is described in DESIGN.md, "HDF5 result file (contract)".
+The layout is described in DESIGN.md, "HDF5 result file (contract)". A file that HDF5 cannot
+read back as written (a checksum mismatch in a file of schema 1.3 or later, or damaged
+structure) raises CorruptResult (a ValueError) naming the file; a damaged group member is
+never read as absent.
 """
+import contextlib
 import math
 import os
 import re
@@ -23,6 +27,14 @@ import xarray as xr
 SCHEMA_MAJOR = 1
 _TABLES = ("jobs", "events", "floorplan", "ops", "unit_summary", "domain_summary")
 _OPS_COLUMNS = ("unit", "operator", "start_s", "end_s", "bound_by")
+# Tables whose label columns are stored when the run ends (after the numbers that stream):
+# shown in their documented order.
+_COLUMN_ORDER = {
+    "ops": _OPS_COLUMNS,
+    "jobs": ("id", "stream", "unit", "arrival_s", "start_s", "finish_s", "latency_s", "energy_J",
+             "first_token_s", "tokens_in", "tokens_out"),
+    "events": ("time_s", "kind", "source", "message", "value"),
+}
 
 # Which way is better, for metrics whose meaning is fixed (the same table as
 # `ptsim report --best`). Per-domain or per-unit forms ("throttled_fraction[big]") follow
@@ -80,6 +92,19 @@ def _is_bare_dimension(ds):
     return str(_plain(ds.attrs.get("NAME", b""))).startswith(_BARE_DIMENSION)
 
 
+def _members(group):
+    """(name, object) of a group's links. h5py's items() gives None for an object it cannot
+    open and `name in group` says False on an error: either would read damage as absence."""
+    out = []
+    for name in list(group.keys()):
+        out.append((name, group[name]))  # raises KeyError naming HDF5's reason
+    return out
+
+
+def _has(group, name):
+    return name in set(group.keys())
+
+
 def _column(ds):
     if h5py.check_string_dtype(ds.dtype) is not None:
         return ds.asstr()[()].astype(object)
@@ -90,7 +115,7 @@ def _frame(group):
     """One DataFrame from a group of equally long 1-D datasets, columns in stored order,
     indexed by the group's row dimension (its dimension scale)."""
     columns, index = {}, None
-    for name, ds in group.items():
+    for name, ds in _members(group):
         if _is_scale(ds) and _is_bare_dimension(ds):
             index = pd.RangeIndex(ds.shape[0], name=name)
         elif _is_scale(ds):
@@ -104,8 +129,27 @@ def _frame(group):
 
 
 def _units(group):
-    return {name: _plain(ds.attrs["units"]) for name, ds in group.items()
+    return {name: _plain(ds.attrs["units"]) for name, ds in _members(group)
             if "units" in ds.attrs and not _is_scale(ds)}
+
+
+class CorruptResult(ValueError):
+    """A result file that HDF5 cannot read back as written: a checksum that does not match
+    (files of schema 1.3 on checksum every dataset and all metadata), or damaged structure."""
+
+
+@contextlib.contextmanager
+def _reading(path):
+    """Turns what h5py, h5netcdf and xarray raise on a damaged file into CorruptResult
+    naming the file."""
+    try:
+        yield
+    except CorruptResult:
+        raise
+    except (OSError, KeyError, RuntimeError, TypeError, IndexError, ValueError, AttributeError) as e:
+        if str(e).startswith(str(path)):
+            raise
+        raise CorruptResult(f"{path}: cannot read the result file ({type(e).__name__}: {e})") from e
 
 
 def _check_schema(path, attrs):
@@ -127,19 +171,24 @@ def open_run(path):
     attributes: ptsim_version, schema_version, scenario, seed, ...), 'scenario' (the
     resolved scenario as {dotted path: value text}) and 'id' (the file name without .h5).
     """
+    with _reading(path):
+        return _open_run(path)
+
+
+def _open_run(path):
     with h5py.File(path, "r") as f:
         attrs = {k: _plain(v) for k, v in f.attrs.items()}
         _check_schema(path, attrs)
-        summary = {name: float(ds[()]) for name, ds in f["summary"].items()}
+        summary = {name: float(ds[()]) for name, ds in _members(f["summary"])}
         summary_units = _units(f["summary"])
         throughput_units = _plain(f["summary"].attrs.get("throughput_units", ""))
-        tables = {name: _frame(f[name]) if name in f else pd.DataFrame() for name in _TABLES}
-        # The ops times are stored as the run goes, the labels at its end: show them in the
-        # documented order.
-        if set(_OPS_COLUMNS) <= set(tables["ops"].columns):
-            tables["ops"] = tables["ops"][list(_OPS_COLUMNS)]
-        units = {name: _units(f[name]) for name in _TABLES if name in f}
-        ops_attrs = f["ops"].attrs if "ops" in f else {}
+        tables = {name: _frame(f[name]) if _has(f, name) else pd.DataFrame() for name in _TABLES}
+        # Numbers are stored as the run goes, labels at its end: show the documented order.
+        for name, order in _COLUMN_ORDER.items():
+            if set(order) == set(tables[name].columns):
+                tables[name] = tables[name][list(order)]
+        units = {name: _units(f[name]) for name in _TABLES if _has(f, name)}
+        ops_attrs = f["ops"].attrs if _has(f, "ops") else {}
         ops_limit = int(ops_attrs.get("limit", 0))
         ops_dropped = int(ops_attrs.get("dropped", 0))
     with xr.open_dataset(path, group="timeseries", engine="h5netcdf") as ds:
@@ -188,18 +237,23 @@ def find_runs(inputs):
 
 
 def _read_summary(path):
+    with _reading(path):
+        return _read_summary_of(path)
+
+
+def _read_summary_of(path):
     with h5py.File(path, "r") as f:
         attrs = {k: _plain(v) for k, v in f.attrs.items()}
         _check_schema(path, attrs)
-        summary = {name: float(ds[()]) for name, ds in f["summary"].items()}
+        summary = {name: float(ds[()]) for name, ds in _members(f["summary"])}
         units = _units(f["summary"])
         per = {}
-        if "domain_summary" in f:
+        if _has(f, "domain_summary"):
             d = _frame(f["domain_summary"])
             for col in d.columns:
                 for label, value in d[col].items():
                     per[f"{col}[{label}]"] = float(value)
-        if "unit_summary" in f:
+        if _has(f, "unit_summary"):
             u = _frame(f["unit_summary"])
             for label, row in u.iterrows():
                 per[f"busy_s[{label}]"] = float(sum(row[c] for c in BUSY_COLUMNS))

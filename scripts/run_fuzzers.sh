@@ -8,6 +8,7 @@
 # default 4096) are far above what any input needs here (slowest ~0.1 s, peak RSS < 600 MB),
 # so a slow or loaded machine cannot trip them; a hang or a runaway allocation still does.
 # For hunting: PTSIM_FUZZ_SEED=0 PTSIM_FUZZ_RUNS=0 scripts/run_fuzzers.sh BUILD 600
+# One harness: PTSIM_FUZZ_ONLY=result_reader scripts/run_fuzzers.sh BUILD
 # A crash, sanitizer report, leak, timeout or out-of-memory fails the script: its first
 # lines name the harness and the reason, then the report, and the reproducer is left in
 # BUILD_DIR/fuzz-artifacts/.
@@ -27,11 +28,19 @@ declare -A seeds=(
   [ptrace]="$corpus/ptrace"
   [lcf]="$corpus/lcf"
   [materials]="$corpus/materials"
+  [result_reader]="$corpus/result_reader"
 )
 # About 10-20 s each on one idle core of CI's 2-core machine (figures: bench/RESULTS.md).
 declare -A runs=([scenario]=19000 [overrides]=7000 [flp]=400000 [units]=300000
-                 [sweep]=30000 [hotspot_config]=6000 [ptrace]=120000 [lcf]=200000 [materials]=200000)
+                 [sweep]=30000 [hotspot_config]=6000 [ptrace]=120000 [lcf]=200000 [materials]=200000
+                 [result_reader]=800)
+# LeakSanitizer suppressions per harness (HDF5's own leaks on its error paths).
+declare -A lsan=([result_reader]="$root/tests/fuzz/result_reader.lsan.supp")
+# Inputs longer than the seeds are cut; real result files are larger than text inputs.
+declare -A max_len=([result_reader]=131072)
 for h in $(printf '%s\n' "${!seeds[@]}" | sort); do
+  # PTSIM_FUZZ_ONLY=NAME runs that harness alone (a build that made only fuzz_NAME).
+  [ -n "${PTSIM_FUZZ_ONLY:-}" ] && [ "$h" != "$PTSIM_FUZZ_ONLY" ] && continue
   n="${PTSIM_FUZZ_RUNS:-${runs[$h]}}"; [ "$n" = 0 ] && n=-1
   exe="$build/tests/fuzz/fuzz_$h"
   [ -x "$exe" ] || { echo "fuzz: $exe is missing (configure with -DPTSIM_FUZZ=ON)" >&2; exit 1; }
@@ -39,8 +48,9 @@ for h in $(printf '%s\n' "${!seeds[@]}" | sort); do
   work="$(mktemp -d)"
   # The first corpus folder receives new inputs: a scratch copy, never the repository.
   # shellcheck disable=SC2086
-  if "$exe" "$work" ${seeds[$h]} -max_total_time="$seconds" -seed="${PTSIM_FUZZ_SEED:-1}" -runs="$n" \
-       -max_len=8192 -timeout="${PTSIM_FUZZ_INPUT_TIMEOUT:-300}" -rss_limit_mb="${PTSIM_FUZZ_RSS_MB:-4096}" \
+  if LSAN_OPTIONS="${lsan[$h]:+suppressions=${lsan[$h]}:print_suppressions=0}" "$exe" "$work" ${seeds[$h]} \
+       -max_total_time="$seconds" -seed="${PTSIM_FUZZ_SEED:-1}" -runs="$n" -max_len="${max_len[$h]:-8192}" \
+       -timeout="${PTSIM_FUZZ_INPUT_TIMEOUT:-300}" -rss_limit_mb="${PTSIM_FUZZ_RSS_MB:-4096}" \
        -artifact_prefix="$artifacts/$h-" -print_final_stats=1 >"$log" 2>&1; then
     rc=0
   else

@@ -6,6 +6,7 @@
 #include <emmintrin.h>
 #endif
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -119,6 +120,39 @@ void byte_unshuffle(const void* in, std::size_t n, std::size_t size, void* out) 
     for (std::size_t b = 0; b < size; ++b) dst[i * size + b] = src[b * n + i];
 }
 
+std::uint32_t fletcher32(const void* data, std::size_t bytes) {
+  const auto* p = static_cast<const unsigned char*>(data);
+  std::uint32_t sum1 = 0, sum2 = 0;
+  std::size_t words = bytes / 2;
+  // 360 words at most between folds keep both sums within 32 bits.
+  while (words > 0) {
+    const std::size_t block = std::min<std::size_t>(words, 360);
+    words -= block;
+    for (std::size_t i = 0; i < block; ++i, p += 2) {
+      sum1 += static_cast<std::uint32_t>(p[0]) << 8 | p[1];
+      sum2 += sum1;
+    }
+    sum1 = (sum1 & 0xffff) + (sum1 >> 16);
+    sum2 = (sum2 & 0xffff) + (sum2 >> 16);
+  }
+  if (bytes % 2 != 0) {
+    sum1 += static_cast<std::uint32_t>(p[0]) << 8;
+    sum2 += sum1;
+    sum1 = (sum1 & 0xffff) + (sum1 >> 16);
+    sum2 = (sum2 & 0xffff) + (sum2 >> 16);
+  }
+  sum1 = (sum1 & 0xffff) + (sum1 >> 16);
+  sum2 = (sum2 & 0xffff) + (sum2 >> 16);
+  return sum2 << 16 | sum1;
+}
+
+void append_fletcher32(byte_buffer& chunk) {
+  const std::uint32_t sum = fletcher32(chunk.data(), chunk.size());
+  // HDF5's filter stores the checksum little-endian (UINT32ENCODE); tests/postproc checks a
+  // chunk of HDF5's own making.
+  for (int b = 0; b < 4; ++b) chunk.push_back(static_cast<unsigned char>(sum >> (8 * b)));
+}
+
 chunk_compressor::chunk_compressor(int level) : level_(level) {
   if (level < ISAL_DEF_MIN_LEVEL || level > ISAL_DEF_MAX_LEVEL)
     throw std::invalid_argument("deflate level " + std::to_string(level) + " is not one of ISA-L's (" +
@@ -130,8 +164,9 @@ chunk_compressor::chunk_compressor(int level) : level_(level) {
 chunk_compressor::~chunk_compressor() = default;
 
 void chunk_compressor::deflate_zlib(const unsigned char* in, std::size_t bytes) {
-  // Worst case: stored blocks (5 bytes of header per 64 KiB), the zlib header and trailer.
-  out_.resize(bytes + 5 * (bytes / 65535 + 1) + ISAL_DEF_MAX_HDR_SIZE + 16);
+  // Worst case: stored blocks (5 bytes of header per 64 KiB), the zlib header and trailer,
+  // and room for the checksum.
+  out_.resize(bytes + 5 * (bytes / 65535 + 1) + ISAL_DEF_MAX_HDR_SIZE + 16 + 4);
   isal_zstream s;
   isal_deflate_stateless_init(&s);
   s.level = static_cast<std::uint32_t>(level_);
@@ -148,6 +183,7 @@ void chunk_compressor::deflate_zlib(const unsigned char* in, std::size_t bytes) 
   // The bound makes an overflow impossible; a short stream would store a chunk no reader inflates.
   if (rc != COMP_OK) throw std::runtime_error("deflate failed (ISA-L error " + std::to_string(rc) + ")");
   out_.resize(s.total_out);
+  append_fletcher32(out_);
 }
 
 const byte_buffer& chunk_compressor::compress(const void* data, std::size_t n,

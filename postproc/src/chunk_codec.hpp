@@ -5,6 +5,7 @@
 // bytes are the ones those filters would decode, so stock readers (h5py, xarray, HDFView)
 // read the datasets through the shuffle + deflate pipeline they declare.
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -38,6 +39,12 @@ void byte_shuffle(const void* in, std::size_t n, std::size_t size, void* out);
 /// The inverse (for tests and readers of raw chunks).
 void byte_unshuffle(const void* in, std::size_t n, std::size_t size, void* out);
 
+/// HDF5's Fletcher-32 checksum (its fletcher32 filter): 16-bit words read big-endian, an odd
+/// last byte as the high byte of a word, both sums folded modulo 65535; (sum2 << 16) | sum1.
+std::uint32_t fletcher32(const void* data, std::size_t bytes);
+/// Appends fletcher32(`bytes` bytes at `data`) as HDF5's filter stores it after a chunk.
+void append_fletcher32(byte_buffer& chunk);
+
 /// A dataset's last steady chunk (every row the same: no throttling, a pinned clock, a
 /// memory that never sleeps): the next steady chunk with the same row is stored again
 /// without being compressed again.
@@ -47,8 +54,9 @@ struct steady_chunk {
   std::size_t bytes = 0;
 };
 
-/// Shuffle, then deflate in the zlib format (header, deflate stream, Adler-32), which is
-/// what HDF5's deflate filter writes and inflates. One per thread: it keeps its buffers.
+/// Shuffle, then deflate in the zlib format (header, deflate stream, Adler-32), then the
+/// Fletcher-32 checksum of that: what HDF5's shuffle, deflate and fletcher32 filters write and
+/// decode, in that order. One per thread: it keeps its buffers.
 class chunk_compressor {
  public:
   /// `level`: ISA-L's deflate level, 0 (fastest) to 3.

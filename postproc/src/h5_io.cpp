@@ -28,17 +28,6 @@ hid_t mem_type_of(column_type t) {
   return t == column_type::f64 ? H5T_NATIVE_DOUBLE : H5T_NATIVE_INT64;
 }
 
-// Transfer properties for writing `elements` variable-length strings. HDF5 converts them
-// through a type-conversion buffer that it allocates zeroed at 1 MiB by default, on every
-// write: 26 writes of a few hundred strings each zeroed 27 MB in a 20 s default run.
-handle string_transfer(hsize_t elements, const context& ctx) {
-  handle dxpl{ctx.check(H5Pcreate(H5P_DATASET_XFER), "cannot create transfer properties"), H5Pclose};
-  // Room for each element in the memory and the file form (char* and hvl_t), with margin.
-  const auto bytes = static_cast<std::size_t>(std::max<hsize_t>(elements, 16) * 64);
-  ctx.check_status(H5Pset_buffer(dxpl.get(), bytes, nullptr, nullptr), "cannot set transfer properties");
-  return dxpl;
-}
-
 // Replaces an attribute of the same name, so that writers may set a value twice.
 handle create_attr(hid_t obj, const std::string& name, hid_t type, const context& ctx) {
   if (H5Aexists(obj, name.c_str()) > 0)
@@ -92,11 +81,60 @@ herr_t collect_name(hid_t, const char* name, const H5L_info_t*, void* data) {
 
 }  // namespace
 
-handle utf8_string_type(const context& ctx) {
+handle fixed_string_type(std::size_t width, const context& ctx) {
   handle t{ctx.check(H5Tcopy(H5T_C_S1), "cannot create a string type"), H5Tclose};
-  ctx.check_status(H5Tset_size(t.get(), H5T_VARIABLE), "cannot create a string type");
+  ctx.check_status(H5Tset_size(t.get(), std::max<std::size_t>(width, 1)), "cannot create a string type");
+  ctx.check_status(H5Tset_strpad(t.get(), H5T_STR_NULLPAD), "cannot create a string type");
   ctx.check_status(H5Tset_cset(t.get(), H5T_CSET_UTF8), "cannot create a string type");
   return t;
+}
+
+namespace {
+
+// Links and attributes kept in the object header (checksummed as a whole, read in one piece),
+// never moved to "dense" storage (a fractal heap with B-tree indexes) past 8 of them: HDF5
+// 1.10 frees uninitialised pointers when iterating a damaged dense group fails, so a flipped
+// bit there crashed the reader instead of failing the read. An attribute too large for an
+// object header message (64 KiB) still goes to dense storage.
+void keep_compact(hid_t plist, const context& ctx) {
+  ctx.check_status(H5Pset_link_phase_change(plist, 65535, 65535), "cannot set group properties");
+  ctx.check_status(H5Pset_attr_phase_change(plist, 65535, 65535), "cannot set group properties");
+}
+
+}  // namespace
+
+handle file_create_properties(const context& ctx) {
+  handle fcpl{ctx.check(H5Pcreate(H5P_FILE_CREATE), "cannot create file properties"), H5Pclose};
+  const unsigned order = H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED;
+  ctx.check_status(H5Pset_link_creation_order(fcpl.get(), order), "cannot set file properties");
+  ctx.check_status(H5Pset_attr_creation_order(fcpl.get(), order), "cannot set file properties");
+  keep_compact(fcpl.get(), ctx);
+  return fcpl;
+}
+
+handle file_access_properties(const context& ctx) {
+  handle fapl{ctx.check(H5Pcreate(H5P_FILE_ACCESS), "cannot create file properties"), H5Pclose};
+  // The 1.10 format checksums the superblock, object headers, B-trees, heaps' indexes and
+  // chunk indexes (HDF5 1.10 and later, h5py, netCDF 4.4+ read it).
+  ctx.check_status(H5Pset_libver_bounds(fapl.get(), H5F_LIBVER_V110, H5F_LIBVER_LATEST),
+                   "cannot set file properties");
+  return fapl;
+}
+
+bool old_format_file(hid_t obj) {
+  const hid_t file = H5Iget_file_id(obj);
+  if (file < 0) {
+    H5Eclear2(H5E_DEFAULT);
+    return false;
+  }
+  H5F_info2_t info{};
+  const herr_t rc = H5Fget_info2(file, &info);
+  H5Fclose(file);
+  if (rc < 0) {
+    H5Eclear2(H5E_DEFAULT);
+    return false;
+  }
+  return info.super.version < 2;
 }
 
 handle create_group(hid_t loc, const std::string& name, const context& ctx) {
@@ -105,28 +143,38 @@ handle create_group(hid_t loc, const std::string& name, const context& ctx) {
   const unsigned order = H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED;
   ctx.check_status(H5Pset_link_creation_order(gcpl.get(), order), "cannot set group order");
   ctx.check_status(H5Pset_attr_creation_order(gcpl.get(), order), "cannot set group order");
+  keep_compact(gcpl.get(), ctx);
   return {ctx.check(H5Gcreate2(loc, name.c_str(), H5P_DEFAULT, gcpl.get(), H5P_DEFAULT),
                     "cannot create group '" + name + "'"),
           H5Gclose};
 }
 
 handle open_group(hid_t loc, const std::string& name, const context& ctx) {
-  if (!has_link(loc, name)) ctx.fail_plain("no group '" + name + "'");
+  if (!has_link(loc, name, ctx)) ctx.fail_plain("no group '" + name + "'");
   return {ctx.check(H5Gopen2(loc, name.c_str(), H5P_DEFAULT), "cannot open group '" + name + "'"),
           H5Gclose};
 }
 
 handle open_dataset(hid_t loc, const std::string& name, const context& ctx) {
-  if (!has_link(loc, name)) ctx.fail_plain("no dataset '" + name + "'");
+  if (!has_link(loc, name, ctx)) ctx.fail_plain("no dataset '" + name + "'");
   return {ctx.check(H5Dopen2(loc, name.c_str(), H5P_DEFAULT),
                     "cannot open dataset '" + name + "'"),
           H5Dclose};
 }
 
-bool has_link(hid_t loc, const std::string& name) {
-  const bool found = H5Lexists(loc, name.c_str(), H5P_DEFAULT) > 0;
-  H5Eclear2(H5E_DEFAULT);
-  return found;
+bool has_link(hid_t loc, const std::string& name, const context& ctx) {
+  // Each component of a path in turn: HDF5 fails (rather than answers no) when a group on
+  // the way is missing, and a failure here must mean damage, not absence.
+  std::size_t from = 0;
+  while (true) {
+    const std::size_t slash = name.find('/', from);
+    const std::string prefix = name.substr(0, slash);
+    const htri_t found = H5Lexists(loc, prefix.c_str(), H5P_DEFAULT);
+    ctx.check_status(found, "cannot look up '" + prefix + "'");
+    if (found == 0) return false;
+    if (slash == std::string::npos) return true;
+    from = slash + 1;
+  }
 }
 
 std::vector<std::string> link_names(hid_t group, const context& ctx) {
@@ -145,10 +193,11 @@ std::vector<std::string> link_names(hid_t group, const context& ctx) {
 
 void write_attr(hid_t obj, const std::string& name, const std::string& value,
                 const context& ctx) {
-  handle type = utf8_string_type(ctx);
+  handle type = fixed_string_type(value.size(), ctx);
   handle attr = create_attr(obj, name, type.get(), ctx);
-  const char* text = value.c_str();
-  ctx.check_status(H5Awrite(attr.get(), type.get(), &text),
+  std::string text = value;
+  text.resize(std::max<std::size_t>(value.size(), 1), '\0');
+  ctx.check_status(H5Awrite(attr.get(), type.get(), text.data()),
                    "cannot write attribute '" + name + "'");
 }
 
@@ -176,6 +225,8 @@ std::optional<std::string> read_string_attr(hid_t obj, const std::string& name,
   // Read with the file's own string type: HDF5 will not convert between character sets.
   handle mtype{ctx.check(H5Tcopy(ftype.get()), what), H5Tclose};
   if (H5Tis_variable_str(ftype.get()) > 0) {
+    if (!old_format_file(obj))
+      ctx.fail_plain("attribute '" + name + "' is a variable-length string, which this file's format never holds");
     char* text = nullptr;
     ctx.check_status(H5Aread(attr.get(), mtype.get(), &text), what);
     std::string value = text ? text : "";
@@ -217,18 +268,15 @@ handle create_extendible(hid_t loc, const std::string& name, const extendible_sp
   handle space{ctx.check(H5Screate_simple(rank, dims, max_dims), what), H5Sclose};
   handle dcpl{ctx.check(H5Pcreate(H5P_DATASET_CREATE), what), H5Pclose};
   ctx.check_status(H5Pset_chunk(dcpl.get(), rank, chunk), what);
+  if (spec.type == column_type::str)
+    throw std::logic_error("create_extendible takes numbers; strings go to label columns");
   if (spec.compress) {
-    // Variable-length strings: the filter compresses the heap ids (16 B a row), which
-    // otherwise fill whole chunks on disk even for a handful of rows.
-    if (spec.type != column_type::str) ctx.check_status(H5Pset_shuffle(dcpl.get()), what);
+    ctx.check_status(H5Pset_shuffle(dcpl.get()), what);
     ctx.check_status(H5Pset_deflate(dcpl.get(), layout::deflate_level), what);
   }
-  handle str_type;
-  hid_t type = file_type_of(spec.type);
-  if (spec.type == column_type::str) {
-    str_type = utf8_string_type(ctx);
-    type = str_type.get();
-  }
+  // Last in the pipeline: checked first on read (chunk_compressor appends it to raw chunks).
+  ctx.check_status(H5Pset_fletcher32(dcpl.get()), what);
+  const hid_t type = file_type_of(spec.type);
   handle dapl{ctx.check(H5Pcreate(H5P_DATASET_ACCESS), what), H5Pclose};
   if (!spec.chunk_cache)
     ctx.check_status(H5Pset_chunk_cache(dapl.get(), 0, 0, H5D_CHUNK_CACHE_W0_DEFAULT), what);
@@ -255,16 +303,8 @@ void append_rows(hid_t ds, column_type type, const void* data, hsize_t rows,
   ctx.check_status(H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, start, nullptr, count, nullptr),
                    what);
   handle mem{ctx.check(H5Screate_simple(rank, count, nullptr), what), H5Sclose};
-  handle str_type;
-  hid_t mtype = type == column_type::str ? H5I_INVALID_HID : mem_type_of(type);
-  if (type == column_type::str) {
-    str_type = utf8_string_type(ctx);
-    mtype = str_type.get();
-  }
-  handle dxpl;
-  if (type == column_type::str) dxpl = string_transfer(count[0] * count[1], ctx);
-  ctx.check_status(H5Dwrite(ds, mtype, mem.get(), space.get(), dxpl.valid() ? dxpl.get() : H5P_DEFAULT, data),
-                   what);
+  if (type == column_type::str) throw std::logic_error("append_rows takes numbers");
+  ctx.check_status(H5Dwrite(ds, mem_type_of(type), mem.get(), space.get(), H5P_DEFAULT, data), what);
 }
 
 void append_chunks(hid_t ds, const double* data, hsize_t rows, hsize_t chunk_rows,
@@ -298,34 +338,6 @@ void append_chunks(hid_t ds, const double* data, hsize_t rows, hsize_t chunk_row
   }
 }
 
-void append_strings(hid_t ds, const std::vector<std::string>& values, const context& ctx) {
-  std::vector<const char*> ptrs;
-  ptrs.reserve(values.size());
-  for (const auto& v : values) ptrs.push_back(v.c_str());
-  append_rows(ds, column_type::str, ptrs.data(), ptrs.size(), ctx);
-}
-
-handle create_string_dataset(hid_t loc, const std::string& name,
-                             const std::vector<std::string>& values, const context& ctx) {
-  const std::string what = "cannot create dataset '" + name + "'";
-  const hsize_t n = values.size();
-  handle space{ctx.check(H5Screate_simple(1, &n, nullptr), what), H5Sclose};
-  handle type = utf8_string_type(ctx);
-  handle ds{ctx.check(H5Dcreate2(loc, name.c_str(), type.get(), space.get(), H5P_DEFAULT,
-                                 H5P_DEFAULT, H5P_DEFAULT),
-                      what),
-            H5Dclose};
-  if (n > 0) {
-    std::vector<const char*> ptrs;
-    ptrs.reserve(values.size());
-    for (const auto& v : values) ptrs.push_back(v.c_str());
-    const handle dxpl = string_transfer(n, ctx);
-    ctx.check_status(H5Dwrite(ds.get(), type.get(), H5S_ALL, H5S_ALL, dxpl.get(), ptrs.data()),
-                     "cannot write dataset '" + name + "'");
-  }
-  return ds;
-}
-
 namespace {
 
 // A 1-D chunked, compressed dataset of `rows` elements (growable, so any chunk size fits).
@@ -339,6 +351,7 @@ handle create_filled(hid_t loc, const std::string& name, hid_t file_type, hsize_
   ctx.check_status(H5Pset_chunk(dcpl.get(), 1, &chunk), what);
   if (shuffle) ctx.check_status(H5Pset_shuffle(dcpl.get()), what);
   ctx.check_status(H5Pset_deflate(dcpl.get(), layout::deflate_level), what);
+  ctx.check_status(H5Pset_fletcher32(dcpl.get()), what);
   return {ctx.check(H5Dcreate2(loc, name.c_str(), file_type, space.get(), H5P_DEFAULT,
                                dcpl.get(), H5P_DEFAULT),
                     what),
@@ -347,14 +360,30 @@ handle create_filled(hid_t loc, const std::string& name, hid_t file_type, hsize_
 
 }  // namespace
 
+handle create_string_dataset(hid_t loc, const std::string& name,
+                             const std::vector<std::string>& values, const context& ctx) {
+  std::size_t width = 1;
+  for (const auto& v : values) width = std::max(width, v.size());
+  handle type = fixed_string_type(width, ctx);
+  const hsize_t n = values.size();
+  handle ds = create_filled(loc, name, type.get(), n, layout::table_chunk_rows, false, ctx);
+  if (n > 0) {
+    std::string buf(n * width, '\0');
+    for (std::size_t i = 0; i < values.size(); ++i) std::copy(values[i].begin(), values[i].end(), buf.begin() + static_cast<std::ptrdiff_t>(i * width));
+    ctx.check_status(H5Dwrite(ds.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, buf.data()),
+                     "cannot write dataset '" + name + "'");
+  }
+  write_attr(ds.get(), layout::attr_encoding, std::string("utf-8"), ctx);
+  return ds;
+}
+
 handle create_label_dataset(hid_t loc, const std::string& name, std::size_t width, hsize_t rows,
                             hsize_t chunk_rows, const context& ctx) {
   const std::string what = "cannot create dataset '" + name + "'";
-  handle type{ctx.check(H5Tcopy(H5T_C_S1), what), H5Tclose};
-  ctx.check_status(H5Tset_size(type.get(), std::max<std::size_t>(width, 1)), what);
-  ctx.check_status(H5Tset_strpad(type.get(), H5T_STR_NULLPAD), what);
-  ctx.check_status(H5Tset_cset(type.get(), H5T_CSET_UTF8), what);
-  return create_filled(loc, name, type.get(), rows, chunk_rows, false, ctx);
+  handle type = fixed_string_type(width, ctx);
+  handle ds = create_filled(loc, name, type.get(), rows, chunk_rows, false, ctx);
+  write_attr(ds.get(), layout::attr_encoding, std::string("utf-8"), ctx);
+  return ds;
 }
 
 hsize_t label_chunk_rows(hsize_t rows, hsize_t chunk_rows) {
@@ -410,8 +439,12 @@ void set_rows(hid_t ds, hsize_t rows, const context& ctx) {
 
 handle create_scalar(hid_t loc, const std::string& name, double value, const context& ctx) {
   handle space = scalar_space(ctx);
+  handle dcpl{ctx.check(H5Pcreate(H5P_DATASET_CREATE), "cannot create dataset '" + name + "'"), H5Pclose};
+  // Compact: the value sits in the object header, which the 1.10 format checksums (a
+  // contiguous value would not be).
+  ctx.check_status(H5Pset_layout(dcpl.get(), H5D_COMPACT), "cannot create dataset '" + name + "'");
   handle ds{ctx.check(H5Dcreate2(loc, name.c_str(), H5T_IEEE_F64LE, space.get(), H5P_DEFAULT,
-                                 H5P_DEFAULT, H5P_DEFAULT),
+                                 dcpl.get(), H5P_DEFAULT),
                       "cannot create dataset '" + name + "'"),
             H5Dclose};
   ctx.check_status(H5Dwrite(ds.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, &value),
@@ -467,6 +500,8 @@ std::vector<std::string> read_strings(hid_t ds, const context& ctx) {
   handle ftype{ctx.check(H5Dget_type(ds), what), H5Tclose};
   handle mtype{ctx.check(H5Tcopy(ftype.get()), what), H5Tclose};
   if (H5Tis_variable_str(ftype.get()) > 0) {
+    if (!old_format_file(ds))
+      ctx.fail_plain("a dataset holds variable-length strings, which this file's format never holds");
     std::vector<char*> buf(n, nullptr);
     ctx.check_status(H5Dread(ds, mtype.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, buf.data()), what);
     for (char* s : buf) out.emplace_back(s ? s : "");

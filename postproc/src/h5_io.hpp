@@ -1,6 +1,10 @@
 #pragma once
 // Small typed helpers over the HDF5 C API: groups, attributes, extendible datasets.
-// Strings are variable-length UTF-8 everywhere, so that h5py and xarray read them as str.
+// What they write can be checked when read: files use HDF5's latest format (checksummed
+// superblock, object headers and chunk indexes), every chunked dataset ends its filter
+// pipeline with Fletcher-32, small ones (scalars) are compact (inside their checksummed object
+// header), and strings are fixed-length UTF-8 (variable-length strings live in HDF5's global
+// heap, which has no checksum, and a corrupt heap crashes HDF5 when read).
 #include <hdf5.h>
 
 #include <cstdint>
@@ -14,14 +18,20 @@
 
 namespace ptsim::postproc::h5 {
 
-/// Variable-length UTF-8 string type (file and memory).
-handle utf8_string_type(const context& ctx);
+/// Fixed-length UTF-8 string type of `width` bytes (at least 1), NUL-padded.
+handle fixed_string_type(std::size_t width, const context& ctx);
+
+/// File creation and access properties of every file ptsim writes: links and attributes in
+/// creation order, and HDF5's latest format (1.10), whose metadata is checksummed.
+handle file_create_properties(const context& ctx);
+handle file_access_properties(const context& ctx);
 
 /// A group whose links and attributes keep creation order, so readers list them as written.
 handle create_group(hid_t loc, const std::string& name, const context& ctx);
 handle open_group(hid_t loc, const std::string& name, const context& ctx);
 handle open_dataset(hid_t loc, const std::string& name, const context& ctx);
-bool has_link(hid_t loc, const std::string& name);
+/// Whether `name` exists; an error looking it up (a damaged group) throws, never reads as absent.
+bool has_link(hid_t loc, const std::string& name, const context& ctx);
 /// Names of the links in a group, in creation order where tracked, else by name.
 std::vector<std::string> link_names(hid_t group, const context& ctx);
 
@@ -45,7 +55,7 @@ struct extendible_spec {
   column_type type = column_type::f64;
   hsize_t n_cols = 0;        ///< 0: 1-D (rows); otherwise 2-D (rows, n_cols)
   hsize_t chunk_rows = 256;
-  bool compress = true;      ///< deflate (+ shuffle for numbers; strings: their heap ids)
+  bool compress = true;      ///< shuffle + deflate (Fletcher-32 is always on)
   /// false: no chunk cache, so that each write of whole chunks compresses and stores them
   /// there and then (on the thread that writes), not when the file closes.
   bool chunk_cache = true;
@@ -57,7 +67,6 @@ handle create_extendible(hid_t loc, const std::string& name, const extendible_sp
 /// Appends rows (row-major, n_cols values each for 2-D) to an extendible dataset.
 void append_rows(hid_t ds, column_type type, const void* data, hsize_t rows,
                  const context& ctx);
-void append_strings(hid_t ds, const std::vector<std::string>& values, const context& ctx);
 /// Appends rows of float64 (row-major, n_cols values each for 2-D) to an extendible dataset
 /// made by create_extendible (f64, chunks of `chunk_rows` whole rows, shuffle + deflate), as
 /// whole chunks compressed by `c` and stored with H5Dwrite_chunk (no HDF5 filter pipeline, no
@@ -68,7 +77,8 @@ void append_strings(hid_t ds, const std::vector<std::string>& values, const cont
 void append_chunks(hid_t ds, const double* data, hsize_t rows, hsize_t chunk_rows,
                    chunk_compressor& c, const context& ctx, steady_chunk* memo = nullptr);
 
-/// A fixed-size 1-D dataset of strings (coordinate labels).
+/// A 1-D dataset of strings (coordinate labels): fixed-length UTF-8 as wide as the longest,
+/// chunked, deflated and checksummed, with `_Encoding` = utf-8 so that xarray decodes it.
 handle create_string_dataset(hid_t loc, const std::string& name,
                              const std::vector<std::string>& values, const context& ctx);
 /// A label column of `rows` rows (label_column.hpp writes its chunks): fixed-length UTF-8
@@ -100,12 +110,17 @@ void attach_scale(hid_t scale, const std::vector<hid_t>& columns, const context&
 /// Sets the length of a 1-D extendible dataset (a bare dimension follows its columns).
 void set_rows(hid_t ds, hsize_t rows, const context& ctx);
 
-/// A scalar float64 dataset.
+/// A scalar float64 dataset, compact (its value inside its checksummed object header).
 handle create_scalar(hid_t loc, const std::string& name, double value, const context& ctx);
 
 /// Whole-dataset readers; dims receives the shape.
 std::vector<double> read_doubles(hid_t ds, std::vector<hsize_t>* dims, const context& ctx);
 std::vector<std::int64_t> read_ints(hid_t ds, const context& ctx);
+/// Fixed-length strings; variable-length ones only from a file in HDF5's old format (what
+/// ptsim wrote before schema 1.3): in a file of the current format they are refused, since
+/// its checksummed metadata says they cannot be there and reading them trusts the global heap.
 std::vector<std::string> read_strings(hid_t ds, const context& ctx);
+/// Whether the object's file uses HDF5's old format (superblock version 0 or 1).
+bool old_format_file(hid_t obj);
 
 }  // namespace ptsim::postproc::h5

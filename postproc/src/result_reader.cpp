@@ -3,6 +3,7 @@
 #include <hdf5_hl.h>
 
 #include <algorithm>
+#include <map>
 #include <stdexcept>
 
 #include "h5_error.hpp"
@@ -78,7 +79,7 @@ void result_reader::impl::read_metadata() {
 }
 
 void result_reader::impl::read_summary() {
-  if (!h5::has_link(file.get(), layout::group_summary)) return;
+  if (!h5::has_link(file.get(), layout::group_summary, ctx)) return;
   h5::handle g = h5::open_group(file.get(), layout::group_summary, ctx);
   summary.throughput_units =
       h5::read_string_attr(g.get(), layout::attr_throughput_units, ctx).value_or("");
@@ -95,7 +96,7 @@ void result_reader::impl::read_summary() {
 
 h5::handle result_reader::impl::open_in(const char* group, const std::string& name) const {
   h5::handle g = h5::open_group(file.get(), group, ctx);
-  if (!h5::has_link(g.get(), name))
+  if (!h5::has_link(g.get(), name, ctx))
     ctx.fail_plain(std::string("no '") + name + "' in group '" + group + "'");
   return h5::open_dataset(g.get(), name, ctx);
 }
@@ -221,7 +222,7 @@ ops_table result_reader::ops() const {
   h5::quiet_errors quiet;
   const auto& ctx = p_->ctx;
   ops_table out;
-  if (!h5::has_link(p_->file.get(), layout::group_ops)) return out;  // schema 1.0
+  if (!h5::has_link(p_->file.get(), layout::group_ops, ctx)) return out;  // schema 1.0
   h5::handle g = h5::open_group(p_->file.get(), layout::group_ops, ctx);
   out.limit = h5::read_uint_attr(g.get(), layout::attr_ops_limit, ctx).value_or(0);
   out.dropped = h5::read_uint_attr(g.get(), layout::attr_ops_dropped, ctx).value_or(0);
@@ -254,7 +255,7 @@ std::vector<std::string> labels_of(hid_t group, const char* dim, std::size_t row
 std::vector<unit_time_row> result_reader::unit_summary() const {
   h5::quiet_errors quiet;
   const auto& ctx = p_->ctx;
-  if (!h5::has_link(p_->file.get(), layout::group_unit_summary)) return {};
+  if (!h5::has_link(p_->file.get(), layout::group_unit_summary, ctx)) return {};
   std::size_t n = 0;
   auto c = p_->open_table(layout::group_unit_summary, layout::unit_summary_columns, &n);
   h5::handle g = h5::open_group(p_->file.get(), layout::group_unit_summary, ctx);
@@ -272,11 +273,11 @@ std::vector<unit_time_row> result_reader::unit_summary() const {
 std::vector<domain_summary_row> result_reader::domain_summary() const {
   h5::quiet_errors quiet;
   const auto& ctx = p_->ctx;
-  if (!h5::has_link(p_->file.get(), layout::group_domain_summary)) return {};
+  if (!h5::has_link(p_->file.get(), layout::group_domain_summary, ctx)) return {};
   std::size_t n = 0;
   // Schema 1.1 files have the throttled shares only; the time-lost columns came in 1.2.
   const auto& all = layout::domain_summary_columns;
-  const bool costs = h5::has_link(p_->file.get(), std::string(layout::group_domain_summary) + "/" + all[3].name);
+  const bool costs = h5::has_link(p_->file.get(), std::string(layout::group_domain_summary) + "/" + all[3].name, ctx);
   std::vector<h5::handle> c;
   if (costs) {
     c = p_->open_table(layout::group_domain_summary, all, &n);
@@ -297,13 +298,53 @@ std::vector<domain_summary_row> result_reader::domain_summary() const {
 
 namespace {
 
-// Name of the scale attached to one axis of a dataset (its last path component).
-herr_t scale_name(hid_t, unsigned, hid_t scale, void* data) {
-  char buf[512] = {};
-  if (H5Iget_name(scale, buf, sizeof buf) < 0) return -1;
-  std::string name = buf;
-  *static_cast<std::string*>(data) = name.substr(name.rfind('/') + 1);
-  return 1;  // the first scale is enough
+bool is_scale(hid_t ds, const std::string& name, const h5::context& ctx) {
+  const htri_t scale = H5DSis_scale(ds);
+  ctx.check_status(scale, "cannot read timeseries/" + name);
+  return scale > 0;
+}
+
+// The address of an object's header: what identifies it (H5Iget_name on an object reached by
+// reference would search the whole file for a path, and fail on any damage on the way).
+haddr_t address_of(hid_t obj, const std::string& what, const h5::context& ctx) {
+  H5O_info_t info{};
+  ctx.check_status(H5Oget_info2(obj, &info, H5O_INFO_BASIC), what);
+  return info.addr;
+}
+
+// The datasets whose axis 1 a dimension scale is attached to, by object address, from the
+// scale's REFERENCE_LIST (object references and axes, stored in its checksummed object
+// header). H5DSiterate_scales would read the datasets' DIMENSION_LIST instead: variable-length
+// references in the global heap, which has no checksum and crashes HDF5 when corrupt.
+std::vector<haddr_t> attached_on_axis1(hid_t scale, const std::string& name, const h5::context& ctx) {
+  std::vector<haddr_t> out;
+  const std::string what = "cannot read the dimensions of timeseries/" + name;
+  const htri_t listed = H5Aexists(scale, "REFERENCE_LIST");
+  ctx.check_status(listed, what);
+  if (listed == 0) return out;
+  struct entry {
+    hobj_ref_t ref;
+    int axis;
+  };
+  h5::handle attr{ctx.check(H5Aopen(scale, "REFERENCE_LIST", H5P_DEFAULT), what), H5Aclose};
+  h5::handle ftype{ctx.check(H5Aget_type(attr.get()), what), H5Tclose};
+  if (H5Tget_class(ftype.get()) != H5T_COMPOUND || H5Tget_member_index(ftype.get(), "dataset") < 0 ||
+      H5Tget_member_index(ftype.get(), "dimension") < 0)
+    ctx.fail_plain(what + ": its REFERENCE_LIST is not a dimension scale's");
+  h5::handle mt{ctx.check(H5Tcreate(H5T_COMPOUND, sizeof(entry)), what), H5Tclose};
+  ctx.check_status(H5Tinsert(mt.get(), "dataset", HOFFSET(entry, ref), H5T_STD_REF_OBJ), what);
+  ctx.check_status(H5Tinsert(mt.get(), "dimension", HOFFSET(entry, axis), H5T_NATIVE_INT), what);
+  h5::handle space{ctx.check(H5Aget_space(attr.get()), what), H5Sclose};
+  const hssize_t n = H5Sget_simple_extent_npoints(space.get());
+  if (n < 0) ctx.fail(what);
+  std::vector<entry> entries(static_cast<std::size_t>(n));
+  if (n > 0) ctx.check_status(H5Aread(attr.get(), mt.get(), entries.data()), what);
+  for (const entry& e : entries) {
+    if (e.axis != 1) continue;
+    h5::handle o{ctx.check(H5Rdereference2(scale, H5P_DEFAULT, H5R_OBJECT, &e.ref), what), H5Oclose};
+    out.push_back(address_of(o.get(), what, ctx));
+  }
+  return out;
 }
 
 }  // namespace
@@ -313,10 +354,17 @@ timeseries_layout result_reader::layout() const {
   const auto& ctx = p_->ctx;
   timeseries_layout out;
   h5::handle g = h5::open_group(p_->file.get(), layout::group_timeseries, ctx);
+  std::map<haddr_t, std::string> dim_of;  // a 2-D variable's address -> the scale on its axis 1
   for (const std::string& name : h5::link_names(g.get(), ctx)) {
     if (name == layout::time_name) continue;
     h5::handle ds = h5::open_dataset(g.get(), name, ctx);
-    if (H5DSis_scale(ds.get()) > 0) {
+    if (is_scale(ds.get(), name, ctx))
+      for (haddr_t v : attached_on_axis1(ds.get(), name, ctx)) dim_of[v] = name;
+  }
+  for (const std::string& name : h5::link_names(g.get(), ctx)) {
+    if (name == layout::time_name) continue;
+    h5::handle ds = h5::open_dataset(g.get(), name, ctx);
+    if (is_scale(ds.get(), name, ctx)) {
       out.coords[name] = h5::read_strings(ds.get(), ctx);
       continue;
     }
@@ -325,9 +373,10 @@ timeseries_layout result_reader::layout() const {
     v.units = h5::read_string_attr(ds.get(), layout::attr_units, ctx).value_or("");
     v.long_name = h5::read_string_attr(ds.get(), layout::attr_long_name, ctx).value_or("");
     h5::handle space(H5Dget_space(ds.get()), H5Sclose);
-    if (H5Sget_simple_extent_ndims(space.get()) == 2 && H5DSget_num_scales(ds.get(), 1) > 0)
-      ctx.check_status(H5DSiterate_scales(ds.get(), 1, nullptr, scale_name, &v.dim),
-                       "cannot read the dimensions of timeseries/" + name);
+    if (H5Sget_simple_extent_ndims(space.get()) == 2) {
+      const auto it = dim_of.find(address_of(ds.get(), "cannot read timeseries/" + name, ctx));
+      if (it != dim_of.end()) v.dim = it->second;
+    }
     out.variables.push_back(std::move(v));
   }
   H5Eclear2(H5E_DEFAULT);

@@ -28,49 +28,69 @@ using layout::column_def;
 
 namespace {
 
-// One group holding one extendible 1-D dataset per column, over a row dimension attached
-// to every column: a bare netCDF dimension (jobs, events), or labels (the floorplan's blocks).
+// Interned labels: each distinct string gets an id; `fresh` hands out the ones added since
+// its last call (label_column takes labels that way).
+struct label_ids {
+  std::vector<std::string> labels;
+  std::unordered_map<std::string, std::uint32_t> index;
+  std::size_t sent = 0;
+
+  std::uint32_t id(const std::string& text) {
+    auto [it, added] = index.emplace(text, static_cast<std::uint32_t>(labels.size()));
+    if (added) labels.push_back(text);
+    return it->second;
+  }
+  std::vector<std::string> fresh() {
+    std::vector<std::string> out(labels.begin() + static_cast<std::ptrdiff_t>(sent), labels.end());
+    sent = labels.size();
+    return out;
+  }
+};
+
+// One group holding one 1-D dataset per column over a bare row dimension (jobs, events):
+// number columns are extendible datasets appended as rows come; string columns are
+// fixed-length label columns (label_column) whose chunks the background thread builds from
+// interned ids, and which are stored when the file is committed (their width is known then).
 struct table {
   h5::handle group;
   h5::handle scale;
-  std::vector<h5::handle> columns;
+  std::vector<const column_def*> defs;
+  std::vector<h5::handle> columns;                     ///< numbers; empty for strings until written
+  std::vector<std::unique_ptr<label_column>> labels;   ///< strings; null for numbers
+  std::vector<std::vector<std::uint32_t>> staged_ids;  ///< strings since the last post
+  label_ids ids;
   hsize_t rows = 0;
 
   template <std::size_t N>
   void create(hid_t parent, const char* name, const char* dim,
-              const std::array<column_def, N>& defs, const h5::context& ctx, bool labelled = false) {
+              const std::array<column_def, N>& cols, const h5::context& ctx) {
     group = h5::create_group(parent, name, ctx);
-    if (labelled) {
-      h5::extendible_spec scale_spec;
-      scale_spec.type = h5::column_type::str;
-      scale_spec.chunk_rows = layout::table_chunk_rows;
-      scale = h5::create_extendible(group.get(), dim, scale_spec, ctx);
-      h5::write_attr(scale.get(), layout::attr_long_name, std::string(dim) + " name", ctx);
-      ctx.check_status(H5DSset_scale(scale.get(), dim), std::string("cannot make '") + dim + "' a scale");
-    } else {
-      scale = h5::create_dimension_only(group.get(), dim, ctx);
-    }
-    std::vector<hid_t> ids;
-    for (const column_def& d : defs) {
+    scale = h5::create_dimension_only(group.get(), dim, ctx);
+    std::vector<hid_t> numbers;
+    for (const column_def& d : cols) {
+      defs.push_back(&d);
+      staged_ids.emplace_back();
+      if (d.type == h5::column_type::str) {
+        columns.emplace_back();
+        labels.push_back(std::make_unique<label_column>(layout::table_chunk_rows));
+        continue;
+      }
+      labels.emplace_back();
       h5::extendible_spec spec;
       spec.type = d.type;
       spec.chunk_rows = layout::table_chunk_rows;
       columns.push_back(h5::create_extendible(group.get(), d.name, spec, ctx));
       if (d.units) h5::write_attr(columns.back().get(), layout::attr_units, d.units, ctx);
       h5::write_attr(columns.back().get(), layout::attr_long_name, d.long_name, ctx);
-      ids.push_back(columns.back().get());
+      numbers.push_back(columns.back().get());
     }
-    h5::attach_scale(scale.get(), ids, ctx);
+    h5::attach_scale(scale.get(), numbers, ctx);
   }
 
   // The bare row dimension follows the columns' length.
   void grow(std::size_t n, const h5::context& ctx) {
     rows += n;
     h5::set_rows(scale.get(), rows, ctx);
-  }
-  void append_labels(const std::vector<std::string>& v, const h5::context& ctx) {
-    h5::append_strings(scale.get(), v, ctx);
-    rows += v.size();
   }
 
   void append(std::size_t col, const std::vector<double>& v, const h5::context& ctx) {
@@ -79,8 +99,37 @@ struct table {
   void append(std::size_t col, const std::vector<std::int64_t>& v, const h5::context& ctx) {
     h5::append_rows(columns[col].get(), h5::column_type::i64, v.data(), v.size(), ctx);
   }
-  void append(std::size_t col, const std::vector<std::string>& v, const h5::context& ctx) {
-    h5::append_strings(columns[col].get(), v, ctx);
+  void append(std::size_t col, const std::vector<std::string>& v, const h5::context&) {
+    for (const std::string& text : v) staged_ids[col].push_back(ids.id(text));
+  }
+
+  // Hands the staged string rows (and labels new since the last call) to the background
+  // thread, which builds the label columns' finished chunks (all of them with `last`).
+  void post_labels(background_jobs& bg, chunk_compressor& c, bool last) {
+    struct batch {
+      std::vector<std::string> new_labels;
+      std::vector<std::vector<std::uint32_t>> ids;
+    };
+    auto b = std::make_shared<batch>();
+    b->new_labels = ids.fresh();
+    b->ids.resize(staged_ids.size());
+    for (std::size_t k = 0; k < staged_ids.size(); ++k) std::swap(b->ids[k], staged_ids[k]);
+    bg.post([this, b, last, &c] {
+      for (std::size_t k = 0; k < labels.size(); ++k)
+        if (labels[k]) labels[k]->add(b->new_labels, b->ids[k], last, c);
+    });
+  }
+
+  // At commit, after the background thread has drained: stores the label columns.
+  void write_labels(const h5::context& ctx) {
+    std::vector<hid_t> ids_out;
+    for (std::size_t k = 0; k < labels.size(); ++k) {
+      if (!labels[k]) continue;
+      columns[k] = labels[k]->write(group.get(), defs[k]->name, ctx);
+      h5::write_attr(columns[k].get(), layout::attr_long_name, defs[k]->long_name, ctx);
+      ids_out.push_back(columns[k].get());
+    }
+    h5::attach_scale(scale.get(), ids_out, ctx);
   }
 
   void close() {
@@ -170,7 +219,7 @@ struct result_writer::impl {
   std::vector<rows_buffer> spare;
   rows_buffer gathered;  ///< one dataset's chunk rows; the background thread's
 
-  table jobs, events, floorplan;
+  table jobs, events;
   std::vector<job_row> pending_jobs;
   std::vector<event_row> pending_events;
   std::vector<floorplan_row> floorplan_rows;
@@ -251,12 +300,9 @@ void result_writer::impl::create(const run_metadata& meta, const timeseries_layo
   fs::remove(part_path, ec);
   if (ec) ctx.fail_plain("cannot remove stale file: " + ec.message());
 
-  h5::handle fcpl{ctx.check(H5Pcreate(H5P_FILE_CREATE), "cannot create file properties"),
-                  H5Pclose};
-  const unsigned order = H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED;
-  ctx.check_status(H5Pset_link_creation_order(fcpl.get(), order), "cannot set file properties");
-  ctx.check_status(H5Pset_attr_creation_order(fcpl.get(), order), "cannot set file properties");
-  file = h5::handle{ctx.check(H5Fcreate(part_path.c_str(), H5F_ACC_EXCL, fcpl.get(), H5P_DEFAULT),
+  const h5::handle fcpl = h5::file_create_properties(ctx);
+  const h5::handle fapl = h5::file_access_properties(ctx);
+  file = h5::handle{ctx.check(H5Fcreate(part_path.c_str(), H5F_ACC_EXCL, fcpl.get(), fapl.get()),
                               "cannot create result file"),
                     H5Fclose};
 
@@ -264,8 +310,6 @@ void result_writer::impl::create(const run_metadata& meta, const timeseries_layo
   create_timeseries(layout, record_period_s);
   jobs.create(file.get(), layout::group_jobs, layout::jobs_dim, layout::job_columns, ctx);
   events.create(file.get(), layout::group_events, layout::events_dim, layout::event_columns, ctx);
-  floorplan.create(file.get(), layout::group_floorplan, layout::floorplan_dim,
-                   layout::floorplan_columns, ctx, true);
   create_ops();
   summary_group = h5::create_group(file.get(), layout::group_summary, ctx);
   pending_jobs.reserve(layout::table_chunk_rows);
@@ -385,6 +429,7 @@ void result_writer::impl::flush_jobs() {
   jobs.append(9, column_of(r, &job_row::tokens_in), ctx);
   jobs.append(10, column_of(r, &job_row::tokens_out), ctx);
   jobs.grow(r.size(), ctx);
+  jobs.post_labels(*background, compressor, false);
   pending_jobs.clear();
 }
 
@@ -397,17 +442,8 @@ void result_writer::impl::flush_events() {
   events.append(3, column_of(r, &event_row::message), ctx);
   events.append(4, column_of(r, &event_row::value), ctx);
   events.grow(r.size(), ctx);
+  events.post_labels(*background, compressor, false);
   pending_events.clear();
-}
-
-void result_writer::impl::write_floorplan() {
-  const auto& r = floorplan_rows;
-  floorplan.append(0, column_of(r, &floorplan_row::name), ctx);
-  floorplan.append(1, column_of(r, &floorplan_row::x_m), ctx);
-  floorplan.append(2, column_of(r, &floorplan_row::y_m), ctx);
-  floorplan.append(3, column_of(r, &floorplan_row::width_m), ctx);
-  floorplan.append(4, column_of(r, &floorplan_row::height_m), ctx);
-  floorplan.append_labels(column_of(r, &floorplan_row::name), ctx);
 }
 
 void result_writer::impl::write_summary() {
@@ -447,6 +483,10 @@ struct labelled_group {
     if (d.units) h5::write_attr(columns.back().get(), layout::attr_units, d.units, ctx);
     h5::write_attr(columns.back().get(), layout::attr_long_name, d.long_name, ctx);
   }
+  void add(const column_def& d, const std::vector<std::string>& v, const h5::context& ctx) {
+    columns.push_back(h5::create_string_dataset(group.get(), d.name, v, ctx));
+    h5::write_attr(columns.back().get(), layout::attr_long_name, d.long_name, ctx);
+  }
   void attach(const char* dim, const h5::context& ctx) {
     std::vector<hid_t> ids;
     for (const auto& c : columns) ids.push_back(c.get());
@@ -455,6 +495,21 @@ struct labelled_group {
 };
 
 }  // namespace
+
+// The floorplan's blocks: labelled by name (the `block` scale), and their name, x, y, width
+// and height as columns.
+void result_writer::impl::write_floorplan() {
+  const auto& r = floorplan_rows;
+  const auto& c = layout::floorplan_columns;
+  const std::vector<std::string> names = column_of(r, &floorplan_row::name);
+  labelled_group g(file.get(), layout::group_floorplan, layout::floorplan_dim, names, ctx);
+  g.add(c[0], names, ctx);
+  g.add(c[1], column_of(r, &floorplan_row::x_m), ctx);
+  g.add(c[2], column_of(r, &floorplan_row::y_m), ctx);
+  g.add(c[3], column_of(r, &floorplan_row::width_m), ctx);
+  g.add(c[4], column_of(r, &floorplan_row::height_m), ctx);
+  g.attach(layout::floorplan_dim, ctx);
+}
 
 void result_writer::impl::create_ops() {
   const auto& c = layout::op_columns;
@@ -564,7 +619,6 @@ void result_writer::impl::close_objects() {
   ts_group.reset();
   jobs.close();
   events.close();
-  floorplan.close();
   summary_group.reset();
 }
 
@@ -696,12 +750,16 @@ void result_writer::commit(double wall_s) {
   // threads' calls: Debian builds it thread-safe).
   w.flush_jobs();
   w.flush_events();
+  w.jobs.post_labels(*w.background, w.compressor, true);
+  w.events.post_labels(*w.background, w.compressor, true);
   w.write_floorplan();
   w.write_summary();
   w.write_unit_summary();
   w.write_domain_summary();
   w.background->drain();  // rethrows a failed background write
   w.write_ops();
+  w.jobs.write_labels(w.ctx);
+  w.events.write_labels(w.ctx);
   h5::write_attr(w.file.get(), layout::attr_wall_s, wall_s, w.ctx);
   w.close_objects();
   w.ctx.check_status(H5Fflush(w.file.get(), H5F_SCOPE_GLOBAL), "cannot flush result file");

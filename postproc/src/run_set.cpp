@@ -30,18 +30,45 @@ std::vector<fs::path> results_in(const fs::path& dir) {
   return out;
 }
 
+// What flattening a stored scenario may cost. A scenario of the library flattens to a few
+// hundred entries; aliases (`*a`) are followed, so a small text can stand for an exponential
+// tree (an "alias bomb"): the walk stops at these bounds with an error instead of exhausting
+// memory.
+struct flatten_budget {
+  std::size_t nodes = limits::scenario_nodes;
+  std::size_t bytes = limits::scenario_flat_bytes;
+};
+
 void flatten(const YAML::Node& n, const std::string& path,
-             std::vector<std::pair<std::string, std::string>>& out) {
+             std::vector<std::pair<std::string, std::string>>& out, flatten_budget& budget, int depth) {
+  if (budget.nodes == 0)
+    throw std::invalid_argument("the stored scenario expands to more than " + std::to_string(limits::scenario_nodes) +
+                                " nodes (aliases followed)");
+  --budget.nodes;
+  if (depth > limits::scenario_depth)
+    throw std::invalid_argument("the stored scenario nests deeper than " + std::to_string(limits::scenario_depth) +
+                                " levels");
   const auto join = [&](const std::string& k) { return path.empty() ? k : path + "." + k; };
+  const auto emit = [&](std::string value) {
+    const std::size_t size = path.size() + value.size();
+    if (size > budget.bytes)
+      throw std::invalid_argument("the stored scenario expands to more than " +
+                                  std::to_string(limits::scenario_flat_bytes) + " bytes (aliases followed)");
+    budget.bytes -= size;
+    out.emplace_back(path, std::move(value));
+  };
   switch (n.Type()) {
     case YAML::NodeType::Map:
-      for (const auto& kv : n) flatten(kv.second, join(kv.first.Scalar()), out);
+      for (const auto& kv : n) {
+        if (!kv.first.IsScalar()) throw std::invalid_argument("the stored scenario has a key that is not a scalar");
+        flatten(kv.second, join(kv.first.Scalar()), out, budget, depth + 1);
+      }
       break;
     case YAML::NodeType::Sequence:
-      for (std::size_t i = 0; i < n.size(); ++i) flatten(n[i], join(std::to_string(i)), out);
+      for (std::size_t i = 0; i < n.size(); ++i) flatten(n[i], join(std::to_string(i)), out, budget, depth + 1);
       break;
-    case YAML::NodeType::Scalar: out.emplace_back(path, n.Scalar()); break;
-    default: out.emplace_back(path, "null"); break;
+    case YAML::NodeType::Scalar: emit(n.Scalar()); break;
+    default: emit("null"); break;
   }
 }
 
@@ -222,8 +249,12 @@ std::vector<std::pair<std::string, std::string>> failed_runs(const fs::path& dir
 
 std::vector<std::pair<std::string, std::string>> flatten_yaml(const std::string& yaml) {
   std::vector<std::pair<std::string, std::string>> out;
+  if (yaml.size() > limits::scenario_text_bytes)
+    throw std::invalid_argument("the stored scenario is " + std::to_string(yaml.size()) + " bytes, more than " +
+                                std::to_string(limits::scenario_text_bytes));
   try {
-    flatten(YAML::Load(yaml), "", out);
+    flatten_budget budget;
+    flatten(YAML::Load(yaml), "", out, budget, 0);
   } catch (const YAML::Exception& e) {
     throw std::invalid_argument(std::string("scenario text is not valid YAML: ") + e.what());
   }

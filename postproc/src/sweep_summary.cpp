@@ -69,11 +69,9 @@ void check_shape(const sweep_summary& s) {
 void write_h5(const fs::path& path, const sweep_summary& s) {
   h5::quiet_errors quiet;
   h5::context ctx{path.string()};
-  h5::handle fcpl{ctx.check(H5Pcreate(H5P_FILE_CREATE), "cannot create file properties"), H5Pclose};
-  const unsigned order = H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED;
-  ctx.check_status(H5Pset_link_creation_order(fcpl.get(), order), "cannot set file properties");
-  ctx.check_status(H5Pset_attr_creation_order(fcpl.get(), order), "cannot set file properties");
-  h5::handle file{ctx.check(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, fcpl.get(), H5P_DEFAULT), "cannot create file"),
+  const h5::handle fcpl = h5::file_create_properties(ctx);
+  const h5::handle fapl = h5::file_access_properties(ctx);
+  h5::handle file{ctx.check(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, fcpl.get(), fapl.get()), "cannot create file"),
                   H5Fclose};
   const hid_t root = file.get();
   h5::write_attr(root, attr_kind, std::string(kind_value), ctx);

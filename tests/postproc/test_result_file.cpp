@@ -206,7 +206,18 @@ TEST_CASE("the file is stored chunked, compressed, with time in s and dimension 
   hsize_t chunk[2] = {0, 0};
   CHECK(H5Pget_chunk(dcpl, 2, chunk) == 2);
   CHECK(chunk[1] == 3);  // whole rows: one chunk holds every component of a time range
-  CHECK(H5Pget_nfilters(dcpl) == 2);  // shuffle + deflate
+  CHECK(H5Pget_nfilters(dcpl) == 3);  // shuffle + deflate + Fletcher-32, in that order
+  unsigned flags = 0;
+  std::size_t nelmts = 0;
+  CHECK(H5Pget_filter2(dcpl, 0, &flags, &nelmts, nullptr, 0, nullptr, nullptr) == H5Z_FILTER_SHUFFLE);
+  nelmts = 0;
+  CHECK(H5Pget_filter2(dcpl, 1, &flags, &nelmts, nullptr, 0, nullptr, nullptr) == H5Z_FILTER_DEFLATE);
+  nelmts = 0;
+  CHECK(H5Pget_filter2(dcpl, 2, &flags, &nelmts, nullptr, 0, nullptr, nullptr) == H5Z_FILTER_FLETCHER32);
+  // The 1.10 format: superblock version 3, whose metadata HDF5 checksums.
+  H5F_info2_t info{};
+  CHECK(H5Fget_info2(f, &info) >= 0);
+  CHECK(info.super.version >= 2);
   const hid_t space = H5Dget_space(ds);
   hsize_t dims[2], max_dims[2];
   H5Sget_simple_extent_dims(space, dims, max_dims);
@@ -224,11 +235,10 @@ TEST_CASE("the file is stored chunked, compressed, with time in s and dimension 
     const hid_t a = H5Aopen_by_name(file_id, path, "units", H5P_DEFAULT, H5P_DEFAULT);
     const hid_t t = H5Aget_type(a);
     std::string value;
-    if (H5Tis_variable_str(t) > 0) {
-      char* text = nullptr;
-      H5Aread(a, t, &text);
-      value = text;
-      H5free_memory(text);
+    if (H5Tget_class(t) == H5T_STRING && H5Tis_variable_str(t) == 0) {  // fixed-length since 1.3
+      value.assign(H5Tget_size(t), '\0');
+      H5Aread(a, t, value.data());
+      value.resize(value.find('\0') == std::string::npos ? value.size() : value.find('\0'));
     }
     H5Tclose(t);
     H5Aclose(a);
@@ -344,11 +354,10 @@ TEST_CASE("the reader rejects files that are not ptsim results, naming the file"
     H5Aclose(a);
     H5Adelete(f, "schema_version");
     const hid_t t = H5Tcopy(H5T_C_S1);
-    H5Tset_size(t, H5T_VARIABLE);
+    H5Tset_size(t, 3);
     const hid_t s = H5Screate(H5S_SCALAR);
     const hid_t v = H5Acreate2(f, "schema_version", t, s, H5P_DEFAULT, H5P_DEFAULT);
-    const char* text = "2.3";
-    H5Awrite(v, t, &text);
+    H5Awrite(v, t, "2.3");
     H5Aclose(v);
     H5Sclose(s);
     H5Tclose(t);

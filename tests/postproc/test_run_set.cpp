@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <functional>
 #include <stdexcept>
 
 #include "ptsim/postproc/run_set.hpp"
@@ -58,6 +59,57 @@ TEST_CASE("flatten_yaml: dotted paths as --set spells them") {
       {"empty", "null"}};
   CHECK(flat == want);
   CHECK_THROWS_AS(flatten_yaml("a: [1, 2"), std::invalid_argument);
+}
+
+namespace {
+// "Billion laughs": each level names the one before it nine times, so 10 levels stand for
+// 9^10 (3.5e9) scalars in a few hundred bytes of text.
+std::string alias_bomb(int levels) {
+  std::string text = "name: bomb\na0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n";
+  for (int i = 1; i < levels; ++i) {
+    const std::string prev = "*a" + std::to_string(i - 1);
+    text += "a" + std::to_string(i) + ": &a" + std::to_string(i) + " [" + prev;
+    for (int k = 1; k < 9; ++k) text += ", " + prev;
+    text += "]\n";
+  }
+  return text;
+}
+
+std::string message_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "";
+}
+}  // namespace
+
+TEST_CASE("flatten_yaml bounds what a stored scenario may cost: alias bombs, depth, size") {
+  const std::string bomb = alias_bomb(10);
+  CHECK(bomb.size() < 1000);
+  const std::string msg = message_of([&] { flatten_yaml(bomb); });
+  CHECK(msg.find("more than 1000000 nodes") != std::string::npos);
+  // A few aliases, as a hand-written scenario might use, are fine (each one followed).
+  const auto small = flatten_yaml(alias_bomb(3));
+  CHECK(small.size() == 1 + 9 + 81 + 729);
+  // Nesting deeper than 64 levels.
+  std::string deep = "a: ";
+  for (int i = 0; i < 100; ++i) deep += "[";
+  deep += "x";
+  for (int i = 0; i < 100; ++i) deep += "]";
+  CHECK(message_of([&] { flatten_yaml(deep); }).find("deeper than 64") != std::string::npos);
+  // More text than any scenario: refused before it is parsed.
+  const std::string huge(limits::scenario_text_bytes + 1, '#');
+  CHECK(message_of([&] { flatten_yaml(huge); }).find("more than") != std::string::npos);
+}
+
+TEST_CASE("a result whose stored scenario is an alias bomb is an error for load_runs, not gigabytes") {
+  const fs::path dir = scratch("alias_bomb");
+  write_run(dir / "bomb.h5", alias_bomb(10), 1, 1.0, 0.01);
+  const std::string msg = message_of([&] { load_runs({dir / "bomb.h5"}); });
+  CHECK(msg.find("bomb.h5") != std::string::npos);
+  CHECK(msg.find("nodes") != std::string::npos);
 }
 
 TEST_CASE("expand_result_inputs: files, plain folders, sweep folders; .part skipped") {

@@ -83,35 +83,64 @@ def check_timeseries(ds):
 with xr.open_dataset(path, group="timeseries", engine="h5netcdf") as ds:
     check_timeseries(ds)
 
-# 2. Root attributes read as str (and the seed as an unsigned 64-bit integer) with h5py.
+# 2. Root attributes with h5py: strings are fixed-length UTF-8 since schema 1.3 (no global
+#    heap), which h5py returns as bytes (h5netcdf and ptsim_results decode them to str); the
+#    seed is an unsigned 64-bit integer.
+def as_text(v):
+    assert isinstance(v, bytes), type(v)
+    return v.decode("utf-8")
+
+
 with h5py.File(path, "r") as f:
     a = f.attrs
     for key in ("ptsim_version", "schema_version", "scenario", "scenario_name", "host",
                 "start_time"):
-        assert isinstance(a[key], str), (key, type(a[key]))
-    assert a["schema_version"] == "1.2"
-    assert int(a["schema_version_major"]) == 1 and int(a["schema_version_minor"]) == 2
+        as_text(a[key])
+        assert h5py.check_string_dtype(a.get_id(key).dtype).length is not None, key  # fixed
+    assert as_text(a["schema_version"]) == "1.3"
+    assert int(a["schema_version_major"]) == 1 and int(a["schema_version_minor"]) == 3
     assert int(a["seed"]) == 18446744073709551557
-    assert a["scenario_name"] == "phone-camera"
+    assert as_text(a["scenario_name"]) == "phone-camera"
     assert float(a["wall_s"]) == 12.5
-    assert f["summary"].attrs["throughput_units"] == "inferences/s"
-    assert f["summary/throughput"].attrs["throughput_units"] == "inferences/s"
+    assert as_text(f["summary"].attrs["throughput_units"]) == "inferences/s"
+    assert as_text(f["summary/throughput"].attrs["throughput_units"]) == "inferences/s"
 
 # 2b. The writer stores whole chunks it compressed itself: the datasets declare HDF5's stock
-# shuffle + deflate, and each stored chunk is exactly what those filters decode. Checked here
-# with Python's own zlib and a numpy unshuffle, apart from HDF5's filter pipeline.
+# shuffle + deflate + fletcher32, and each stored chunk is exactly what those filters decode.
+# Checked here with Python's own zlib, a numpy unshuffle and Fletcher-32 written from its
+# definition, apart from HDF5's filter pipeline.
+def fletcher32(data):
+    """HDF5's Fletcher-32: 16-bit big-endian words (an odd last byte as a high byte)."""
+    if len(data) % 2:
+        data += b"\0"
+    words = np.frombuffer(data, dtype=">u2").astype(np.uint64)
+    s1 = int(words.sum()) % 65535
+    s2 = int(np.cumsum(words, dtype=np.uint64).sum() % 65535)  # no overflow: < 2^64 here
+    return (s2 << 16) | s1
+
+
+def checked_body(raw):
+    """The chunk without its checksum, after checking the checksum (stored little-endian)."""
+    body, tail = raw[:-4], raw[-4:]
+    want = fletcher32(bytes(body))
+    got = int.from_bytes(tail, "little")
+    # HDF5 folds its sums to 1..65535 where a modulus gives 0: the same residue.
+    assert (got & 0xffff) % 65535 == want & 0xffff and (got >> 16) % 65535 == want >> 16, (got, want)
+    return body
+
+
 with h5py.File(path, "r") as f:
     columns = [("time", None, np.arange(N)[:, None] * 0.01)]
     columns += [(name, dim, expected(v, len(COORDS[dim]))) for v, (name, dim, _) in enumerate(VARIABLES)]
     for name, dim, want in columns:
         ds = f["timeseries"][name]
         cols = want.shape[1]
-        assert ds.compression == "gzip" and ds.shuffle and not ds.fletcher32, name
+        assert ds.compression == "gzip" and ds.shuffle and ds.fletcher32, name
         assert ds.chunks == ((CHUNK, cols) if dim else (CHUNK,)), (name, ds.chunks)
         for c in range(3):  # two whole chunks and a partial one, padded to a whole chunk
             mask, raw = ds.id.read_direct_chunk((CHUNK * c, 0) if dim else (CHUNK * c,))
             assert mask == 0, (name, c, mask)  # every filter applied
-            planes = np.frombuffer(zlib.decompress(raw), dtype=np.uint8).reshape(8, -1)
+            planes = np.frombuffer(zlib.decompress(checked_body(raw)), dtype=np.uint8).reshape(8, -1)
             chunk = planes.T.copy().view("<f8").reshape(CHUNK, cols)
             rows = min(CHUNK, N - CHUNK * c)
             np.testing.assert_array_equal(chunk[:rows], want[CHUNK * c:CHUNK * c + rows])
@@ -120,12 +149,12 @@ with h5py.File(path, "r") as f:
     # chunks of 4096, the last padded with NULs.
     unit = f["ops"]["unit"]
     width = unit.dtype.itemsize
-    assert unit.compression == "gzip" and not unit.shuffle and unit.chunks == (4096,), unit.chunks
+    assert unit.compression == "gzip" and not unit.shuffle and unit.fletcher32 and unit.chunks == (4096,), unit.chunks
     names = ["npu", "big.cpu0", "gpu"]
     for c in range(3):
         mask, raw = unit.id.read_direct_chunk((4096 * c,))
         assert mask == 0, (c, mask)
-        text = zlib.decompress(raw)
+        text = zlib.decompress(checked_body(raw))
         assert len(text) == 4096 * width, (c, len(text))
         rows = min(4096, 8500 - 4096 * c)
         got = [text[i * width:(i + 1) * width].rstrip(b"\0").decode() for i in range(4096)]

@@ -31,7 +31,7 @@ try:
         for name, value in file_summary.items():
             got = rep[name]
             assert (got is None and math.isnan(value)) or got == value, (name, got, value)
-            assert rep["units"][name] == f["summary"][name].attrs["units"], name
+            assert rep["units"][name] == f["summary"][name].attrs["units"].decode(), name
         ds = f["domain_summary"]
         for d, v in zip(ds["domain"].asstr()[()], ds["throttled_fraction"][()]):
             assert rep["domains"][d]["throttled_fraction"] == v, d

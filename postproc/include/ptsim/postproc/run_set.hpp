@@ -38,6 +38,15 @@ std::vector<std::pair<std::string, std::string>> failed_runs(const std::filesyst
 /// Throws std::invalid_argument on malformed YAML.
 std::vector<std::pair<std::string, std::string>> flatten_yaml(const std::string& yaml);
 
+/// Bounds on reading a result's stored scenario (its root attribute `scenario`), the text a
+/// report flattens: beyond them flatten_yaml throws std::invalid_argument naming the bound.
+namespace limits {
+inline constexpr std::size_t scenario_text_bytes = std::size_t{4} << 20;   ///< 4 MiB of YAML
+inline constexpr std::size_t scenario_nodes = 1'000'000;                   ///< nodes visited, aliases followed
+inline constexpr std::size_t scenario_flat_bytes = std::size_t{64} << 20;  ///< paths + values flattened
+inline constexpr int scenario_depth = 64;                                  ///< nesting levels
+}  // namespace limits
+
 /// Reads each file (result_reader: throws for anything that is not a ptsim result).
 std::vector<loaded_run> load_runs(const std::vector<std::filesystem::path>& files);
 
