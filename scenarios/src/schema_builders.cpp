@@ -129,12 +129,12 @@ schema_ptr ranged(const schema_ptr& s, std::optional<double> min, std::optional<
   if (n->min) r += (n->min_exclusive ? "> " : ">= ") + format_value(*n, *n->min);
   if (n->min && n->max) r += " and ";
   if (n->max) r += "<= " + format_value(*n, *n->max);
-  if (n->warn_min || n->warn_max) {
-    r += "; a warning outside ";
-    r += n->warn_min ? format_value(*n, *n->warn_min) : std::string("-inf");
-    r += " .. ";
-    r += n->warn_max ? format_value(*n, *n->warn_max) : std::string("inf");
-  }
+  if (n->warn_min && n->warn_max)
+    r += "; a warning outside " + format_value(*n, *n->warn_min) + " .. " + format_value(*n, *n->warn_max);
+  else if (n->warn_min)
+    r += "; a warning below " + format_value(*n, *n->warn_min);
+  else if (n->warn_max)
+    r += "; a warning above " + format_value(*n, *n->warn_max);
   r += ")";
   n->doc += r;
   return n;

@@ -80,10 +80,10 @@ std::string range_problem(const schema_node& s, double v, const std::string& tex
 std::string plausibility_note(const schema_node& s, double v, const std::string& text) {
   if (!((s.warn_min && v < *s.warn_min) || (s.warn_max && v > *s.warn_max))) return "";
   std::string r = "unusual value '" + text + "' (plausible: ";
-  r += s.warn_min ? format_value(s, *s.warn_min) : std::string("-inf");
-  r += " .. ";
-  r += s.warn_max ? format_value(s, *s.warn_max) : std::string("inf");
-  return r + "); check the unit";
+  if (s.warn_min && s.warn_max) r += format_value(s, *s.warn_min) + " .. " + format_value(s, *s.warn_max);
+  else if (s.warn_min) r += ">= " + format_value(s, *s.warn_min);
+  else r += "<= " + format_value(s, *s.warn_max);
+  return r + "); check the value and its unit";
 }
 
 // A key given twice in one mapping: YAML forbids it, and yaml-cpp would silently use the first.
