@@ -988,6 +988,18 @@ void resolve_policy(const view& p, scenario& sc, const std::vector<std::string>&
     pc.settle_s = c.si("settle");
     const double period = sc.control_period.value();
     if (pc.window_s < period) c.fail("window is shorter than the control period", "window");
+    // The capper keeps one sample per control period of each window (and walks them every
+    // period): a window of more than a million periods would hold memory and time that
+    // grow with the window, not with the run.
+    constexpr double max_window_periods = 1e6;
+    if (pc.window_s / period > max_window_periods)
+      c.fail("window (" + fmt_g(pc.window_s) + " s) spans more than 1e6 control periods (" + fmt_g(period) +
+                 " s each): at most " + fmt_g(max_window_periods * period) + " s",
+             "window");
+    if (pc.short_limit_W > 0 && pc.short_window_s / period > max_window_periods)
+      c.fail("short_window (" + fmt_g(pc.short_window_s) + " s) spans more than 1e6 control periods: at most " +
+                 fmt_g(max_window_periods * period) + " s",
+             "short_window");
     if (pc.short_limit_W > 0 && pc.short_window_s < period)
       c.fail("short_window is shorter than the control period", "short_window");
     if (pc.soft_limit_W > 0 && pc.soft_limit_W >= pc.limit_W) c.fail("soft_limit must be below limit", "soft_limit");

@@ -449,7 +449,7 @@ schema_ptr thermal_schema() {
   auto part = object("component to place",
                      {req("name", str("block name (a platform component's name receives its power)")),
                       req("area", quantity(dims::area(), "silicon area, kept exactly")),
-                      opt("aspect", number("preferred width / height", "1", 0.0)),
+                      opt("aspect", ranged(number("preferred width / height", "1", 1e-3, 1e3), std::nullopt, std::nullopt, 0.05, 20.0)),
                       opt("next_to", list_of(str("component of this list"),
                                              "components that should share an edge with this one (heat or data "
                                              "exchange); refused if the layout cannot honour it"))});
@@ -457,7 +457,7 @@ schema_ptr thermal_schema() {
       "floorplan generated from components: recursive slicing that keeps areas exact and tiles the die, honours "
       "next_to, and keeps each block near its aspect (see README, Floorplans from components)",
       {req("components", list_of(part, "components to place")),
-       opt("die_aspect", number("die width / height", "1", 0.0)),
+       opt("die_aspect", ranged(number("die width / height", "1", 1e-3, 1e3), std::nullopt, std::nullopt, 0.05, 20.0)),
        opt("whitespace", number("share of the die left empty, as blocks whitespace_<k>", "0", 0.0, 0.95))});
   auto package = package_schema();
   auto solver = object("transient solver",
@@ -532,9 +532,9 @@ schema_ptr policy_schema() {
   auto power_cap = object(
       "power capping on the platform's power (RAPL PL1/PL2 style, a board limit, or a two-threshold datacenter cap)",
       {req("limit", quantity(dims::power(), "limit on the average platform power over `window` (PL1; the hard threshold)")),
-       opt("window", quantity(dims::time(), "averaging window of `limit`", "1 s")),
+       opt("window", quantity(dims::time(), "averaging window of `limit` (at most 1e6 control periods)", "1 s")),
        opt("short_limit", quantity(dims::power(), "short-term limit (PL2)")),
-       opt("short_window", quantity(dims::time(), "averaging window of `short_limit`", "10 ms")),
+       opt("short_window", quantity(dims::time(), "averaging window of `short_limit` (at most 1e6 control periods)", "10 ms")),
        opt("soft_limit", quantity(dims::power(), "first threshold: only `low_priority` domains are cut to meet it")),
        opt("settle", quantity(dims::time(), "time over which the average is brought back to the limit", "50 ms")),
        opt("domains", list_of(str("DVFS domain"), "capped domains (default: every domain)")),

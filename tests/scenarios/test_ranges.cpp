@@ -118,3 +118,10 @@ TEST_CASE("a power cap below the platform's floor is a warning at load") {
                  "platform draws at least "));
   CHECK(load_with({"policy.power_cap.limit=50 W"}).warnings.empty());
 }
+
+TEST_CASE("a power cap window of more than 1e6 control periods is an error (its samples are kept)") {
+  const auto d = only_at(errors_with({"policy.power_cap.limit=5 W", "policy.power_cap.window=1e5 s"}),
+                         "policy.power_cap.window");
+  CHECK(contains(d.message, "spans more than 1e6 control periods (0.001 s each): at most 1000 s"));
+  CHECK(load_with({"policy.power_cap.limit=5 W", "policy.power_cap.window=1000 s"}).policy.power_cap.has_value());
+}
