@@ -33,6 +33,18 @@ std::string fmt_g(double v) {
   return b;
 }
 
+// A period the control loop can only honour in whole control ticks: given explicitly and
+// not a whole multiple, say what will happen instead of rounding silently.
+void warn_unless_ticks(const view& v, const char* key, double value, double tick, bool rounds_up) {
+  if (!v.has(key) || !(tick > 0)) return;
+  const double n = value / tick;
+  if (std::fabs(n - std::round(n)) <= 1e-9 * n) return;
+  const double eff = (rounds_up ? std::ceil(n) : std::max(1.0, std::round(n))) * tick;
+  v.warn(std::string(key) + " (" + fmt_g(value) + " s) is not a whole multiple of control_period (" + fmt_g(tick) +
+             " s): it takes effect as " + fmt_g(eff) + " s",
+         key);
+}
+
 
 power::leakage_params resolve_leakage(const view& v) {
   power::leakage_params p;
@@ -956,6 +968,7 @@ void resolve_policy(const view& p, scenario& sc, const std::vector<std::string>&
   th.zone.switch_on_temp_K = t.has("switch_on_temp") ? t.si("switch_on_temp") : th.zone.control_temp_K - 10.0;
   th.zone.hysteresis_K = t.si("hysteresis");
   th.zone.polling_period_s = t.si("polling_period");
+  warn_unless_ticks(t, "polling_period", th.zone.polling_period_s, sc.control_period.value(), true);
   th.zone.sustainable_power_W = t.has("sustainable_power") ? t.si("sustainable_power") : 0.0;
   if (th.zone.switch_on_temp_K >= th.zone.control_temp_K)
     t.fail("switch_on_temp must be below control_temp", "switch_on_temp");
@@ -971,6 +984,7 @@ void resolve_policy(const view& p, scenario& sc, const std::vector<std::string>&
     fz.zone.switch_on_temp_K = fz.zone.control_temp_K - 10.0;
     fz.zone.hysteresis_K = f.si("hysteresis");
     fz.zone.polling_period_s = f.si("polling_period");
+    warn_unless_ticks(f, "polling_period", fz.zone.polling_period_s, sc.control_period.value(), true);
     fz.sensor = resolve_sensor(f, sensor_nodes);
   }
   for (const auto& d : t.at("domains").items()) {
@@ -988,6 +1002,8 @@ void resolve_policy(const view& p, scenario& sc, const std::vector<std::string>&
     pc.settle_s = c.si("settle");
     const double period = sc.control_period.value();
     if (pc.window_s < period) c.fail("window is shorter than the control period", "window");
+    warn_unless_ticks(c, "window", pc.window_s, period, false);
+    if (pc.short_limit_W > 0) warn_unless_ticks(c, "short_window", pc.short_window_s, period, false);
     // The capper keeps one sample per control period of each window (and walks them every
     // period): a window of more than a million periods would hold memory and time that
     // grow with the window, not with the run.

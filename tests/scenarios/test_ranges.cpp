@@ -125,3 +125,16 @@ TEST_CASE("a power cap window of more than 1e6 control periods is an error (its 
   CHECK(contains(d.message, "spans more than 1e6 control periods (0.001 s each): at most 1000 s"));
   CHECK(load_with({"policy.power_cap.limit=5 W", "policy.power_cap.window=1000 s"}).policy.power_cap.has_value());
 }
+
+TEST_CASE("periods honoured in whole control ticks: a warning says what takes effect") {
+  const auto sc = load_with({"policy.thermal.polling_period=2.5 ms", "policy.power_cap.limit=50 W",
+                             "policy.power_cap.window=10.4 ms"});
+  REQUIRE(sc.warnings.size() == 2);
+  std::string all;
+  for (const auto& w : sc.warnings) all += w.to_string() + "\n";
+  CHECK(contains(all, "policy.thermal.polling_period: polling_period (0.0025 s) is not a whole multiple of "
+                      "control_period (0.001 s): it takes effect as 0.003 s"));
+  CHECK(contains(all, "policy.power_cap.window: window (0.0104 s) is not a whole multiple of control_period (0.001 "
+                      "s): it takes effect as 0.01 s"));
+  CHECK(load_with({"policy.thermal.polling_period=20 ms"}).warnings.empty());
+}
