@@ -100,9 +100,12 @@ std::vector<std::string> exceeded_limits(const run_estimate& e, const scenarios:
     }
   }
   if (!what.empty() && e.file_bytes > max_file)
-    out.push_back("the result file would take ~" + format_bytes(e.file_bytes) + ", more than " + what +
-                  "; raise record_period, shorten duration, or lift the bound with --set \"limits.max_file_size=" +
-                  format_bytes(std::ceil(e.file_bytes * 1.1)) + "\"");
+    out.push_back("the result file would take ~" + format_bytes(e.file_bytes) + " (timeseries ~" +
+                  format_bytes(e.samples * e.variables * bytes_per_value) + ", operators ~" +
+                  format_bytes(e.ops_kept * bytes_per_op_row) + ", jobs ~" +
+                  format_bytes(e.arrivals * bytes_per_job_row) + "), more than " + what +
+                  "; raise record_period, shorten duration or lower --ops-limit, or lift the bound with --set "
+                  "\"limits.max_file_size=" + format_bytes(std::ceil(e.file_bytes * 1.1)) + "\"");
   double max_mem = 0;
   if (lim.max_memory_bytes) {
     max_mem = *lim.max_memory_bytes;

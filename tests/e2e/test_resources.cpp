@@ -278,4 +278,10 @@ TEST_CASE("a run whose estimate exceeds a bound is refused with the estimate and
   CHECK(f.exit_code == 2);
   CHECK(has(f.err, "--set \"limits.max_file_size="));
   CHECK(no_result(s.dir, "out.h5"));
+  // Kept operators count too: 1e15 of them would not fit any disk.
+  const result ops = run_ptsim(s.dir, "run -q -o out.h5 --ops-limit 1000000000000000");
+  CHECK(ops.exit_code == 2);
+  CHECK(has(ops.err, "operators ~24 PB"));
+  CHECK(has(ops.err, "lower --ops-limit"));
+  CHECK(no_result(s.dir, "out.h5"));
 }
