@@ -257,11 +257,21 @@ TEST_CASE("a power cap below the platform's floor is a warning at load, and the 
   const auto& m = capped.summary().metrics;
   REQUIRE(m.count("power_cap_violation_s"));
   CHECK(m.at("power_cap_violation_s").units == "s");
-  CHECK(m.at("power_cap_violation_s").value == doctest::Approx(0.5).epsilon(0.01));
-  // A cap the platform can meet: no warning, and no violation time once settled.
-  const result ok = run_ptsim(s.dir, "run -q --force -o out.h5 --set 'duration=0.5 s'");
-  REQUIRE(ok.exit_code == 0);
-  CHECK_FALSE(has(ok.err, "warning"));
+  // Violated from the first ticks (the window's past counts at the limit) to the end.
+  CHECK(m.at("power_cap_violation_s").value > 0.45);
+  CHECK(m.at("power_cap_violation_s").value <= 0.5 + 1e-9);
+  // A cap the platform can meet (its uncapped power is ~1.7 kW): no warning, and the
+  // capper holds the window's average within 1 % of the limit throughout.
+  const result met = run_ptsim(s.dir,
+                               "run -q --force -o out.h5 " PTSIM_SOURCE_DIR "/scenarios/server-cnn-offline.yaml"
+                               " --set 'duration=1 s' --set 'policy.power_cap.limit=1500 W'");
+  REQUIRE_MESSAGE(met.exit_code == 0, met.err);
+  CHECK_FALSE(has(met.err, "warning"));
+  CHECK(ptsim::postproc::result_reader(s.dir / "out.h5").summary().metrics.at("power_cap_violation_s").value == 0);
+  // No cap: 0.
+  const result none = run_ptsim(s.dir, "run -q --force -o out.h5 --set 'duration=0.5 s'");
+  REQUIRE(none.exit_code == 0);
+  CHECK_FALSE(has(none.err, "warning"));
   CHECK(ptsim::postproc::result_reader(s.dir / "out.h5").summary().metrics.at("power_cap_violation_s").value == 0);
 }
 
