@@ -221,6 +221,10 @@ TEST_CASE("integer arguments do not wrap around or escape as exceptions") {
   CHECK(big.exit_code == 2);
   CHECK(has(big.err, "index 18446744073709551616 is out of range"));
   CHECK_FALSE(has(big.err, "stoul"));
+  const result seed = run_ptsim(s.dir, "run -q -o out.h5 --seed 99999999999999999999");
+  CHECK(seed.exit_code == 2);
+  CHECK(has(seed.err, "--seed: expected an integer from 0 to 9000000000000000"));
+  CHECK_FALSE(has(seed.err, "default.yaml"));
   const result neg = run_ptsim(s.dir, "run -q -o out.h5 --ops-limit -5");
   CHECK(neg.exit_code == 2);
   CHECK(has(neg.err, "--ops-limit"));

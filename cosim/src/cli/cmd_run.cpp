@@ -1,6 +1,7 @@
 // ptsim run [SCENARIO] [-o OUT] [--set K=V]... [--seed N] [--force] [--quiet] [--trace T.json]
 #include <unistd.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
@@ -57,6 +58,13 @@ int run(const run_args& a) {
     for (const auto& s : a.sets) lo.overrides.push_back(scenarios::parse_override(s));
   } catch (const scenarios::scenario_error& e) {
     std::cerr << "ptsim run: " << e.what() << "\n";
+    return exit_bad_input;
+  }
+  // The scenario's seed range (integers exact in a double); CLI11 clamps a longer number
+  // to 2^63 - 1, which would then be blamed on the scenario file.
+  if (a.seed > 9000000000000000LL) {
+    std::cerr << "ptsim run: --seed: expected an integer from 0 to 9000000000000000, found " << a.seed
+              << (a.seed == INT64_MAX ? " (or more)" : "") << "\n";
     return exit_bad_input;
   }
   if (a.seed >= 0) lo.seed = static_cast<std::uint64_t>(a.seed);
