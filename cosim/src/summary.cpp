@@ -41,6 +41,8 @@ postproc::run_summary summarize(const run_totals& t) {
   s.metrics["throttled_fraction"] = {t.duration_s > 0 ? t.throttled_s / t.duration_s : 0, "1"};
   s.metrics["throttled_fraction_thermal"] = {t.duration_s > 0 ? t.throttled_thermal_s / t.duration_s : 0, "1"};
   s.metrics["throttled_fraction_power"] = {t.duration_s > 0 ? t.throttled_power_s / t.duration_s : 0, "1"};
+  // 0 without a cap; above 0 when the cap could not be met (e.g. below the platform's floor).
+  s.metrics["power_cap_violation_s"] = {t.power_cap_violation_s, "s"};
   s.metrics["completed"] = {static_cast<double>(t.completed), "1"};
   return s;
 }

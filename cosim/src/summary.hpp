@@ -16,6 +16,7 @@ struct run_totals {
   double throttled_s = 0;          ///< time with any domain below its request
   double throttled_thermal_s = 0;  ///< ... because of a thermal ceiling
   double throttled_power_s = 0;    ///< ... because of a power cap
+  double power_cap_violation_s = 0;  ///< time the power averaged over the cap's window was above its limit
   std::vector<double> latencies_s;
   std::size_t completed = 0;
   std::string throughput_units = "inferences/s";

@@ -28,7 +28,7 @@ std::optional<goal> known_direction(std::string m) {
   if (m == "throughput" || m == "perf_per_watt" || m == "completed") return goal::maximize;
   if (m == "energy_J" || m == "avg_power_W" || m == "peak_power_W" || starts_with(m, "latency_") ||
       m == "peak_temperature_C" || starts_with(m, "throttled_") || ends_with(m, "_bound_s") ||
-      m == "dvfs_stall_s" || m == "idle_exit_s" || m == "busy_s")
+      m == "dvfs_stall_s" || m == "idle_exit_s" || m == "busy_s" || m == "power_cap_violation_s")
     return goal::minimize;
   return std::nullopt;
 }

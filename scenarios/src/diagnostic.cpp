@@ -9,6 +9,7 @@ std::string diagnostic::to_string() const {
   os << file;
   if (line > 0) os << ':' << line << ':' << column;
   os << ": ";
+  if (warning) os << "warning: ";
   if (!path.empty()) os << path << ": ";
   os << message;
   return os.str();

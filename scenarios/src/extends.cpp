@@ -34,9 +34,39 @@ YAML::Node merge(const YAML::Node& base, const YAML::Node& child, const std::str
   return out;
 }
 
+// A key given twice anywhere in a file that takes part in inheritance: the merge reads
+// one of them and the merged tree no longer shows the other, so validation could not
+// see it; report it here, against the file that holds it.
+void report_duplicates(const YAML::Node& node, const std::string& path, const origin& at_file) {
+  if (node.IsSequence()) {
+    for (std::size_t i = 0; i < node.size(); ++i) report_duplicates(node[i], path + "[" + std::to_string(i) + "]", at_file);
+    return;
+  }
+  if (!node.IsMap()) return;
+  std::vector<std::pair<std::string, YAML::Mark>> seen;
+  for (auto it = node.begin(); it != node.end(); ++it) {
+    if (!it->first.IsScalar()) continue;
+    const std::string key = it->first.Scalar();
+    for (const auto& [k, mark] : seen)
+      if (k == key) {
+        at_file.report(it->first, join_path(path, key),
+                       "duplicate key '" + key + "' (first given at line " + std::to_string(mark.line + 1) + ")");
+        break;
+      }
+    seen.emplace_back(key, it->first.Mark());
+    report_duplicates(it->second, join_path(path, key), at_file);
+  }
+}
+
 }  // namespace
 
 YAML::Node apply_extends(const YAML::Node& root, const std::string& file, origin& o, int depth) {
+  {
+    origin here;
+    here.file = file;
+    here.sink = o.sink;
+    report_duplicates(root, "", here);
+  }
   if (!root.IsMap() || !root["extends"]) return root;
   const YAML::Node ext = root["extends"];
   if (!ext.IsScalar() || ext.Scalar().empty()) {

@@ -1,10 +1,23 @@
 // `ptsim schema`: the scenario schema as JSON Schema, for editors (YAML language servers).
+#include <cstdio>
+#include <cstdlib>
 #include <sstream>
 
 #include "ptsim/scenarios/schema.hpp"
 
 namespace ptsim::scenarios {
 namespace {
+
+// Shortest text that reads back as the same double (ostream's default 6 digits would
+// print 2147483647 as 2.14748e+09, a different bound).
+std::string num(double v) {
+  char b[40];
+  for (int p = 1; p <= 17; ++p) {
+    std::snprintf(b, sizeof b, "%.*g", p, v);
+    if (std::strtod(b, nullptr) == v) break;
+  }
+  return b;
+}
 
 std::string quote(const std::string& s) {
   std::string o = "\"";
@@ -138,8 +151,8 @@ void emit(std::ostringstream& os, const schema_node& s, int in) {
     case node_type::integer:
     case node_type::number:
       pad(os, in); os << "\"type\": " << (s.type == node_type::integer ? "\"integer\"" : "\"number\"");
-      if (s.min) os << ", \"" << (s.min_exclusive ? "exclusiveMinimum" : "minimum") << "\": " << *s.min;
-      if (s.max) os << ", \"maximum\": " << *s.max;
+      if (s.min) os << ", \"" << (s.min_exclusive ? "exclusiveMinimum" : "minimum") << "\": " << num(*s.min);
+      if (s.max) os << ", \"maximum\": " << num(*s.max);
       break;
     case node_type::quantity:
       pad(os, in); os << "\"type\": \"string\",\n";

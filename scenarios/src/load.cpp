@@ -14,10 +14,11 @@ override_kv parse_override(const std::string& arg) {
 
 namespace {
 scenario load(const std::string& text, const std::string& origin_name, const load_options& opts, bool from_file) {
-  std::vector<diagnostic> diags;
+  std::vector<diagnostic> diags, warnings;
   detail::origin o;
   o.file = origin_name;
   o.sink = &diags;
+  o.warnings = &warnings;
   YAML::Node root;
   try {
     root = YAML::Load(text);
@@ -49,6 +50,7 @@ scenario load(const std::string& text, const std::string& origin_name, const loa
   sc.source = origin_name;
   detail::resolve(detail::view(root, schema, "", &o), sc);
   if (!diags.empty()) throw scenario_error(diags);
+  sc.warnings = warnings;
   YAML::Emitter em;
   em << root;
   sc.resolved_yaml = std::string(em.c_str()) + "\n";

@@ -5,6 +5,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cmath>
 #include <filesystem>
 #include <limits>
@@ -13,6 +14,7 @@
 #include <set>
 #include <sstream>
 
+#include "ptsim/power/compute_power.hpp"
 #include "ptsim/power/dt_opp.hpp"
 #include "ptsim/power/energy_model.hpp"
 #include "ptsim/thermal/floorplan_builder.hpp"
@@ -24,6 +26,25 @@
 
 namespace ptsim::scenarios::detail {
 namespace {
+
+std::string fmt_g(double v) {
+  char b[40];
+  std::snprintf(b, sizeof b, "%.10g", v);
+  return b;
+}
+
+// A period the control loop can only honour in whole control ticks: given explicitly and
+// not a whole multiple, say what will happen instead of rounding silently.
+void warn_unless_ticks(const view& v, const char* key, double value, double tick, bool rounds_up) {
+  if (!v.has(key) || !(tick > 0)) return;
+  const double n = value / tick;
+  if (std::fabs(n - std::round(n)) <= 1e-9 * n) return;
+  const double eff = (rounds_up ? std::ceil(n) : std::max(1.0, std::round(n))) * tick;
+  v.warn(std::string(key) + " (" + fmt_g(value) + " s) is not a whole multiple of control_period (" + fmt_g(tick) +
+             " s): it takes effect as " + fmt_g(eff) + " s",
+         key);
+}
+
 
 power::leakage_params resolve_leakage(const view& v) {
   power::leakage_params p;
@@ -64,8 +85,10 @@ void resolve_domains(const view& platform, scenario& sc) {
             bad_point = true;
             continue;
           }
-          target = std::stoll(vals[0].scalar());
-          if (vals.size() == 3 && !(std::stoll(vals[1].scalar()) <= target && target <= std::stoll(vals[2].scalar()))) {
+          // Validated integers, possibly written as 1e6 or 800000.0: read them as numbers.
+          const auto micro = [](const view& v) { return static_cast<long long>(std::strtod(v.scalar().c_str(), nullptr)); };
+          target = micro(vals[0]);
+          if (vals.size() == 3 && !(micro(vals[1]) <= target && target <= micro(vals[2]))) {
             uv.fail("the target voltage must lie within [min, max]");
             bad_point = true;
             continue;
@@ -344,29 +367,72 @@ fs::path relative_to_scenario(const scenario& sc, const std::string& file) {
   return fs::path(sc.source).parent_path() / p;
 }
 
-// arrival_s,prompt_tokens,output_tokens per line; '#' comments; a header line is skipped.
+// arrival_s,prompt_tokens,output_tokens per line (commas or blanks between); '#' comments.
+// The first line is a header only when none of its fields is a number: a first line of
+// data is data, and a first line that is half numbers is an error like any other.
 bool read_trace(const fs::path& path, std::vector<tlm::trace_entry>& out, std::string& error) {
   std::ifstream in(path);
   if (!in) return error = "cannot open the trace file '" + path.string() + "'", false;
   std::string line;
   int n = 0;
+  bool seen_content = false;
   double last = 0;
+  const auto where = [&](int col) {
+    return path.string() + ":" + std::to_string(n) + (col > 0 ? ":" + std::to_string(col) : std::string()) + ": ";
+  };
   while (std::getline(in, line)) {
     ++n;
+    if (n == 1 && line.compare(0, 3, "\xEF\xBB\xBF") == 0) line.erase(0, 3);  // UTF-8 byte-order mark
     if (auto h = line.find('#'); h != std::string::npos) line.erase(h);
-    if (line.find_first_not_of(" \t\r,") == std::string::npos) continue;
-    for (char& ch : line)
-      if (ch == ',') ch = ' ';
-    std::istringstream ss(line);
-    tlm::trace_entry e;
-    if (!(ss >> e.arrival_s >> e.prompt_tokens >> e.output_tokens)) {
-      if (out.empty() && n == 1) continue;  // a header
-      return error = path.string() + ":" + std::to_string(n) +
-                     ": expected arrival_s,prompt_tokens,output_tokens (numbers)", false;
+    // Fields and their columns (1-based).
+    std::vector<std::pair<std::string, int>> fields;
+    for (std::size_t p = 0; p < line.size();) {
+      const std::size_t b = line.find_first_not_of(" \t\r,", p);
+      if (b == std::string::npos) break;
+      std::size_t e = line.find_first_of(" \t\r,", b);
+      if (e == std::string::npos) e = line.size();
+      fields.emplace_back(line.substr(b, e - b), static_cast<int>(b) + 1);
+      p = e;
     }
-    if (e.arrival_s < last || e.prompt_tokens < 1 || e.output_tokens < 1)
-      return error = path.string() + ":" + std::to_string(n) +
-                     ": arrivals must not go back in time and token counts must be >= 1", false;
+    if (fields.empty()) continue;
+    const auto number = [](const std::string& t, double& v) {
+      char* end = nullptr;
+      v = std::strtod(t.c_str(), &end);
+      return end != t.c_str() && *end == '\0' && std::isfinite(v);
+    };
+    double v[3] = {0, 0, 0};
+    int numeric = 0;
+    for (std::size_t f = 0; f < fields.size() && f < 3; ++f) numeric += number(fields[f].first, v[f]) ? 1 : 0;
+    if (!seen_content && numeric == 0) {  // a header: names, no numbers
+      seen_content = true;
+      continue;
+    }
+    seen_content = true;
+    if (fields.size() != 3)
+      return error = where(0) + "expected 3 fields arrival_s,prompt_tokens,output_tokens, found " +
+                     std::to_string(fields.size()),
+             false;
+    for (int f = 0; f < 3; ++f) {
+      double x;
+      if (!number(fields[f].first, x))
+        return error = where(fields[f].second) + "expected a number, found '" + fields[f].first + "'", false;
+    }
+    if (!(v[0] >= 0))
+      return error = where(fields[0].second) + "an arrival time must be >= 0 s, found '" + fields[0].first + "'",
+             false;
+    for (int f = 1; f < 3; ++f)
+      if (!(v[f] >= 1 && v[f] <= 2147483647.0 && v[f] == std::floor(v[f])))
+        return error = where(fields[f].second) + "a token count must be a whole number from 1 to 2147483647, found '" +
+                       fields[f].first + "'",
+               false;
+    if (v[0] < last)
+      return error = where(fields[0].second) + "arrivals must not go back in time (" + fields[0].first +
+                     " s after " + fmt_g(last) + " s)",
+             false;
+    tlm::trace_entry e;
+    e.arrival_s = v[0];
+    e.prompt_tokens = static_cast<int>(v[1]);
+    e.output_tokens = static_cast<int>(v[2]);
     last = e.arrival_s;
     out.push_back(e);
   }
@@ -902,6 +968,7 @@ void resolve_policy(const view& p, scenario& sc, const std::vector<std::string>&
   th.zone.switch_on_temp_K = t.has("switch_on_temp") ? t.si("switch_on_temp") : th.zone.control_temp_K - 10.0;
   th.zone.hysteresis_K = t.si("hysteresis");
   th.zone.polling_period_s = t.si("polling_period");
+  warn_unless_ticks(t, "polling_period", th.zone.polling_period_s, sc.control_period.value(), true);
   th.zone.sustainable_power_W = t.has("sustainable_power") ? t.si("sustainable_power") : 0.0;
   if (th.zone.switch_on_temp_K >= th.zone.control_temp_K)
     t.fail("switch_on_temp must be below control_temp", "switch_on_temp");
@@ -917,6 +984,7 @@ void resolve_policy(const view& p, scenario& sc, const std::vector<std::string>&
     fz.zone.switch_on_temp_K = fz.zone.control_temp_K - 10.0;
     fz.zone.hysteresis_K = f.si("hysteresis");
     fz.zone.polling_period_s = f.si("polling_period");
+    warn_unless_ticks(f, "polling_period", fz.zone.polling_period_s, sc.control_period.value(), true);
     fz.sensor = resolve_sensor(f, sensor_nodes);
   }
   for (const auto& d : t.at("domains").items()) {
@@ -934,6 +1002,20 @@ void resolve_policy(const view& p, scenario& sc, const std::vector<std::string>&
     pc.settle_s = c.si("settle");
     const double period = sc.control_period.value();
     if (pc.window_s < period) c.fail("window is shorter than the control period", "window");
+    warn_unless_ticks(c, "window", pc.window_s, period, false);
+    if (pc.short_limit_W > 0) warn_unless_ticks(c, "short_window", pc.short_window_s, period, false);
+    // The capper keeps one sample per control period of each window (and walks them every
+    // period): a window of more than a million periods would hold memory and time that
+    // grow with the window, not with the run.
+    constexpr double max_window_periods = 1e6;
+    if (pc.window_s / period > max_window_periods)
+      c.fail("window (" + fmt_g(pc.window_s) + " s) spans more than 1e6 control periods (" + fmt_g(period) +
+                 " s each): at most " + fmt_g(max_window_periods * period) + " s",
+             "window");
+    if (pc.short_limit_W > 0 && pc.short_window_s / period > max_window_periods)
+      c.fail("short_window (" + fmt_g(pc.short_window_s) + " s) spans more than 1e6 control periods: at most " +
+                 fmt_g(max_window_periods * period) + " s",
+             "short_window");
     if (pc.short_limit_W > 0 && pc.short_window_s < period)
       c.fail("short_window is shorter than the control period", "short_window");
     if (pc.soft_limit_W > 0 && pc.soft_limit_W >= pc.limit_W) c.fail("soft_limit must be below limit", "soft_limit");
@@ -971,6 +1053,38 @@ void resolve_supply(const view& platform, scenario& sc) {
   stage("psu", sc.supply.psu_rated_W, sc.supply.psu, power::psu_80plus_titanium());
 }
 
+// The least power the platform can draw: every compute unit at its domain's lowest
+// voltage, at the ambient temperature, in its deepest idle state (or leaking, without
+// one), every memory and device idle in its lowest-power state. Dynamic power, fans and
+// heating above the ambient only add to it, so a cap below it cannot be met.
+double platform_floor_W(const scenario& sc) {
+  double floor = 0;
+  const double t_amb = sc.thermal.ambient.value();
+  for (const auto& cp : sc.power) {
+    if (cp.kind == component_power::model::compute) {
+      double v_min = 0;
+      for (const auto& u : sc.platform.units)
+        if (u.name == cp.component)
+          for (const auto& d : sc.domains)
+            if (d.name == u.domain && d.opps.size() > 0) {
+              v_min = d.opps.voltage_v(0);
+              for (std::size_t i = 1; i < d.opps.size(); ++i) v_min = std::min(v_min, d.opps.voltage_v(i));
+            }
+      const double leak = power::compute_power_model(cp.compute).leakage_W(v_min, t_amb);
+      double p = leak;
+      for (const auto& st : cp.idle_states) p = std::min(p, st.power_at(leak));
+      floor += std::max(0.0, p);
+    } else {
+      const auto& m = cp.memory;
+      double p = m.background.value() + m.refresh_W;
+      if (m.self_refresh_W >= 0) p = std::min(p, m.self_refresh_W);
+      for (double w : m.low_power_state_W) p = std::min(p, w);
+      floor += std::max(0.0, p);
+    }
+  }
+  return floor;
+}
+
 }  // namespace
 
 void resolve(const view& root, scenario& sc) {
@@ -986,6 +1100,23 @@ void resolve(const view& root, scenario& sc) {
   if (rp < cp || std::fabs(ratio - std::round(ratio)) > 1e-9 * ratio)
     root.fail("record_period must be a whole multiple of control_period (" + std::to_string(cp) + " s)",
               "record_period");
+  // The timeseries must add up to the run: a record period longer than the run records
+  // nothing, and a tail shorter than a record period would be simulated but never recorded
+  // (the timeseries would no longer integrate to energy_J).
+  if (rp > dur) {
+    root.fail("record_period (" + fmt_g(rp) + " s) is longer than the duration (" + fmt_g(dur) +
+                  " s): the timeseries would be empty",
+              "record_period");
+  } else if (rp >= cp) {
+    const double n = dur / rp;
+    if (std::fabs(n - std::round(n)) > 1e-9 * n) {
+      const double lo = std::floor(n) * rp, hi = std::ceil(n) * rp;
+      root.fail("duration (" + fmt_g(dur) + " s) must be a whole multiple of record_period (" + fmt_g(rp) +
+                    " s), so that the timeseries covers the whole run and adds up to energy_J; e.g. " + fmt_g(lo) +
+                    " s or " + fmt_g(hi) + " s",
+                "duration");
+    }
+  }
 
   view platform = root.at("platform");
   sc.platform.quantum = units::seconds(platform.si("quantum"));
@@ -996,6 +1127,24 @@ void resolve(const view& root, scenario& sc) {
   std::vector<std::string> sensor_nodes;
   resolve_thermal(root.at("thermal"), sc, sensor_nodes);
   resolve_policy(root.at("policy"), sc, sensor_nodes);
+  {
+    const view lim = root.at("limits");
+    sc.limits.max_arrivals = lim.num("max_arrivals");
+    if (lim.has("max_file_size")) sc.limits.max_file_bytes = lim.si("max_file_size");
+    if (lim.has("max_memory")) sc.limits.max_memory_bytes = lim.si("max_memory");
+  }
+  if (sc.policy.power_cap) {
+    // Said at load time rather than discovered as a run that never meets its cap.
+    const double floor = platform_floor_W(sc);
+    const double limit = sc.policy.power_cap->limit_W;
+    if (limit < floor) {
+      const view cap = root.at("policy").at("power_cap");
+      cap.warn("limit " + fmt_g(limit) + " W cannot be met: the platform draws at least " + fmt_g(std::round(floor * 10) / 10) +
+                   " W at its lowest operating points, idle, at the ambient temperature (leakage and background "
+                   "power); the run will exceed the cap (summary: power_cap_violation_s)",
+               "limit");
+    }
+  }
 }
 
 }  // namespace ptsim::scenarios::detail

@@ -56,17 +56,18 @@ std::vector<field> compute_fields(const compute_defaults& d, std::vector<field> 
   };
   f.insert(f.end(), own.begin(), own.end());
   std::vector<field> rest = {
-      opt("efficiency", number("share of peak reached by tensor operators (GEMM, convolution, attention)",
-                               d.efficiency, 0.0, 1.0)),
-      opt("vector_efficiency", number("share of peak reached by vector/elementwise operators", d.vector_efficiency,
-                                      0.0, 1.0)),
-      opt("op_efficiency", map_of(number("share of peak", std::nullopt, 0.0, 1.0),
+      opt("efficiency", share("share of peak reached by tensor operators (GEMM, convolution, attention)",
+                              d.efficiency)),
+      opt("vector_efficiency", share("share of peak reached by vector/elementwise operators", d.vector_efficiency)),
+      opt("op_efficiency", map_of(share("share of peak"),
                                   "share of peak per operator kind (gemm, conv, attention, elementwise, norm, "
                                   "embedding, pool, other), overriding efficiency and vector_efficiency")),
       opt("launch_overhead", quantity(dims::time(), "fixed cost per operator (kernel launch)", d.launch_overhead, 0.0,
                                       false)),
-      opt("tile", quantity(dims::bytes(), "memory transaction size (large for GPUs: the kernel is not the bottleneck)",
-                           d.tile)),
+      opt("tile", ranged(quantity(dims::bytes(), "memory transaction size (large for GPUs: the kernel is not the "
+                                  "bottleneck)", d.tile),
+                         1.0, 2147483648.0, 64.0, std::nullopt,
+                         "a transaction is at least a byte and at most 2 GiB, TLM's 32-bit data length")),
       opt("idle_states", list_of(idle_state_schema(), "idle states, shallow to deep (Linux cpuidle); when the unit "
                                  "goes idle a menu-like governor picks the deepest whose target residency fits the "
                                  "predicted idle period")),
@@ -165,13 +166,15 @@ schema_ptr switch_schema() {
 schema_ptr memory_schema(const std::string& what, const char* latency, const char* efficiency) {
   return object(what,
                 {req("kind", str("component kind")),
-                 opt("bandwidth", quantity(dims::bandwidth(), "peak bandwidth shared by all initiators "
-                                           "(or give channels and channel_bandwidth)")),
+                 opt("bandwidth", ranged(quantity(dims::bandwidth(), "peak bandwidth shared by all initiators "
+                                                  "(or give channels and channel_bandwidth)"),
+                                         std::nullopt, std::nullopt, 1e6)),
                  opt("channels", integer("independent channels (HBM: pseudo-channels)", "1", 1)),
-                 opt("channel_bandwidth", quantity(dims::bandwidth(), "peak bandwidth of one channel")),
+                 opt("channel_bandwidth", ranged(quantity(dims::bandwidth(), "peak bandwidth of one channel"),
+                                                 std::nullopt, std::nullopt, 1e6)),
                  opt("latency", quantity(dims::time(), "access latency", latency, 0.0, false)),
-                 opt("efficiency", number("share of peak bandwidth reachable under contention (refresh, turnarounds)",
-                                          efficiency, 0.0, 1.0)),
+                 opt("efficiency", share("share of peak bandwidth reachable under contention (refresh, turnarounds)",
+                                         efficiency)),
                  opt("capacity", quantity(dims::bytes(), "capacity", "8 GiB")),
                  opt("preset", enumeration({"lpddr5", "lpddr5x", "ddr5", "hbm3", "hbm3e"},
                                            "power figures of a DRAM generation (README, Memory power), scaled by "
@@ -226,12 +229,17 @@ schema_ptr nic_schema() {
 
 schema_ptr platform_schema() {
   auto opp = object("operating point: freq and volt, or the Linux device-tree form opp-hz and opp-microvolt",
-                    {opt("freq", quantity(dims::frequency(), "frequency")),
-                     opt("volt", quantity(dims::voltage(), "voltage")),
-                     opt("opp-hz", integer("frequency in Hz (device-tree opp-hz)", std::nullopt, 1)),
+                    {opt("freq", ranged(quantity(dims::frequency(), "frequency"), std::nullopt, 1e11, 1e6, 1e10,
+                                        "no clock of a CPU, GPU or NPU reaches 100 GHz")),
+                     opt("volt", ranged(quantity(dims::voltage(), "voltage"), std::nullopt, 5.0, 0.2, 2.0,
+                                        "no CMOS logic supply reaches 5 V")),
+                     opt("opp-hz", ranged(integer("frequency in Hz (device-tree opp-hz)", std::nullopt, 1, 1e11),
+                                          std::nullopt, std::nullopt, 1e6, 1e10)),
                      opt("opp-microvolt",
-                         one_of({integer("voltage in microvolts (device-tree opp-microvolt)", std::nullopt, 1),
-                                 list_of(integer("microvolts", std::nullopt, 1),
+                         one_of({ranged(integer("voltage in microvolts (device-tree opp-microvolt)", std::nullopt, 1,
+                                                5e6),
+                                        std::nullopt, std::nullopt, 2e5, 2e6),
+                                 list_of(integer("microvolts", std::nullopt, 1, 5e6),
                                          "<target min max> in microvolts, as device trees write it")},
                                 "voltage in microvolts: target, or [target, min, max]"))});
   auto domain = object(
@@ -274,7 +282,8 @@ schema_ptr platform_schema() {
                         "efficiency by load (default: 80 PLUS Titanium 230 V internal: 90/94/96/91 % at "
                         "10/20/50/100 % load)"))});
   return object("hardware platform",
-                {opt("quantum", quantity(dims::time(), "TLM global quantum (temporal decoupling)", "50 us")),
+                {opt("quantum", ranged(quantity(dims::time(), "TLM global quantum (temporal decoupling)", "50 us"), 1e-9,
+                                       std::nullopt)),
                  opt("supply", supply),
                  req("domains", map_of(domain, "DVFS domains by name")),
                  req("components", map_of(component, "components by name"))});
@@ -304,8 +313,8 @@ schema_ptr workload_schema() {
        opt("think_time", quantity(dims::time(), "closed_loop: mean think time between answer and next request", "0 s",
                                   0.0, false)),
        opt("think", enumeration({"fixed", "exponential"}, "closed_loop: think-time distribution", "fixed")),
-       opt("file", str("trace: CSV of arrival_s,prompt_tokens,output_tokens (header optional), relative to the "
-                       "scenario file"))});
+       opt("file", str("trace: CSV of arrival_s,prompt_tokens,output_tokens, relative to the scenario file (a "
+                       "first line with no number in it is a header; '#' starts a comment)"))});
   auto batching = object(
       "batching of requests",
       {opt("kind", enumeration({"none", "static", "dynamic", "continuous"},
@@ -349,7 +358,7 @@ schema_ptr workload_schema() {
        opt("chunked_prefill", boolean("split prompts to fill each iteration's token budget", "true")),
        opt("kv_cache", quantity(dims::bytes(), "KV-cache bytes per rank (default: memory_utilization of the memory "
                                 "less the weights)")),
-       opt("memory_utilization", number("share of the memory the weights and KV cache may use", "0.9", 0.0, 1.0)),
+       opt("memory_utilization", share("share of the memory the weights and KV cache may use", "0.9")),
        opt("layer_groups", integer("layers simulated as this many folded groups (1: fastest)", "1", 1)),
        opt("prompt_tokens", token_range_schema("prompt tokens per request", "128")),
        opt("output_tokens", token_range_schema("output tokens per request", "128"))});
@@ -419,7 +428,7 @@ schema_ptr datacenter_schema() {
        opt("speed", number("relative speed without a fan zone", "1", 0.01)),
        opt("min_speed", number("a fan zone's lowest speed", "0.3", 0.01)),
        opt("max_speed", number("a fan zone's highest speed", "1", 0.01)),
-       opt("levels", integer("a fan zone's speeds, min_speed to max_speed evenly (its cooling states)", "8", 2))});
+       opt("levels", integer("a fan zone's speeds, min_speed to max_speed evenly (its cooling states)", "8", 2, 1000))});
   return object(
       "datacenter air path (model: datacenter): every die under its own HotSpot package and heat sink; the sinks of a "
       "stream in series, each inlet preheated by the heat upstream (Q / (m_dot c_p)); the fans set every sink's "
@@ -440,7 +449,7 @@ schema_ptr thermal_schema() {
   auto part = object("component to place",
                      {req("name", str("block name (a platform component's name receives its power)")),
                       req("area", quantity(dims::area(), "silicon area, kept exactly")),
-                      opt("aspect", number("preferred width / height", "1", 0.0)),
+                      opt("aspect", ranged(number("preferred width / height", "1", 1e-3, 1e3), std::nullopt, std::nullopt, 0.05, 20.0)),
                       opt("next_to", list_of(str("component of this list"),
                                              "components that should share an edge with this one (heat or data "
                                              "exchange); refused if the layout cannot honour it"))});
@@ -448,7 +457,7 @@ schema_ptr thermal_schema() {
       "floorplan generated from components: recursive slicing that keeps areas exact and tiles the die, honours "
       "next_to, and keeps each block near its aspect (see README, Floorplans from components)",
       {req("components", list_of(part, "components to place")),
-       opt("die_aspect", number("die width / height", "1", 0.0)),
+       opt("die_aspect", ranged(number("die width / height", "1", 1e-3, 1e3), std::nullopt, std::nullopt, 0.05, 20.0)),
        opt("whitespace", number("share of the die left empty, as blocks whitespace_<k>", "0", 0.0, 0.95))});
   auto package = package_schema();
   auto solver = object("transient solver",
@@ -456,9 +465,11 @@ schema_ptr thermal_schema() {
                                                   "exact exponential stepping (dense), implicit Euler sub-steps "
                                                   "(sparse), or auto: exponential up to 500 nodes",
                                                   "auto")),
-                        opt("substeps", integer("backward-Euler sub-steps per control period", "8", 1))});
+                        opt("substeps", integer("backward-Euler sub-steps per control period", "8", 1, 10000))});
   return object("thermal model",
-                {req("ambient", temperature("ambient temperature")),
+                {req("ambient", ranged(temperature("ambient temperature (air or coolant at the inlet)"), 173.15,
+                                       473.15, 233.15, 343.15,
+                                       "an ambient outside -100 .. 200 degC is a typo or a wrong unit")),
                  req("floorplan", one_of({list_of(blk, "die floorplan as rectangles"), layout},
                                          "die floorplan: a list of rectangles, or {components, die_aspect, "
                                          "whitespace} to generate one (`ptsim floorplan` writes it as .flp)")),
@@ -500,9 +511,11 @@ schema_ptr policy_schema() {
   auto thermal = object(
       "thermal governor (Linux thermal framework)",
       {opt("governor", enumeration(tgovs, "thermal governor", "none")),
-       opt("control_temp", temperature("temperature to regulate to (step_wise's passive trip, IPA's control)",
-                                       "85 degC")),
-       opt("switch_on_temp", temperature("IPA switch-on temperature (default control_temp - 10 K)")),
+       opt("control_temp", ranged(temperature("temperature to regulate to (step_wise's passive trip, IPA's control)",
+                                              "85 degC"),
+                                  173.15, 773.15, 273.15, 423.15)),
+       opt("switch_on_temp", ranged(temperature("IPA switch-on temperature (default control_temp - 10 K)"), 173.15,
+                                    773.15, 273.15, 423.15)),
        opt("hysteresis", quantity(dims::temperature(), "trip hysteresis", "2 K", 0.0, false)),
        opt("polling_period", quantity(dims::time(), "governor period (passive delay)", "100 ms")),
        opt("sustainable_power", quantity(dims::power(), "IPA sustainable power (default: estimated)")),
@@ -512,16 +525,16 @@ schema_ptr policy_schema() {
       "a thermal zone whose cooling device is the fans (thermal.model: datacenter): step_wise raises the speed one "
       "level per polling period while hot and rising",
       {opt("governor", enumeration({"step_wise"}, "thermal governor", "step_wise")),
-       req("control_temp", temperature("trip temperature")),
+       req("control_temp", ranged(temperature("trip temperature"), 173.15, 773.15, 273.15, 423.15)),
        opt("hysteresis", quantity(dims::temperature(), "trip hysteresis", "2 K", 0.0, false)),
        opt("polling_period", quantity(dims::time(), "governor period", "1 s")),
        opt("sensor", sensor)});
   auto power_cap = object(
       "power capping on the platform's power (RAPL PL1/PL2 style, a board limit, or a two-threshold datacenter cap)",
       {req("limit", quantity(dims::power(), "limit on the average platform power over `window` (PL1; the hard threshold)")),
-       opt("window", quantity(dims::time(), "averaging window of `limit`", "1 s")),
+       opt("window", quantity(dims::time(), "averaging window of `limit` (at most 1e6 control periods)", "1 s")),
        opt("short_limit", quantity(dims::power(), "short-term limit (PL2)")),
-       opt("short_window", quantity(dims::time(), "averaging window of `short_limit`", "10 ms")),
+       opt("short_window", quantity(dims::time(), "averaging window of `short_limit` (at most 1e6 control periods)", "10 ms")),
        opt("soft_limit", quantity(dims::power(), "first threshold: only `low_priority` domains are cut to meet it")),
        opt("settle", quantity(dims::time(), "time over which the average is brought back to the limit", "50 ms")),
        opt("domains", list_of(str("DVFS domain"), "capped domains (default: every domain)")),
@@ -547,17 +560,32 @@ schema_ptr scenario_schema() {
   root = object(
       "ptsim scenario",
       {req("name", str("scenario name (used in result file names)")),
-       req("duration", quantity(dims::time(), "simulated time")),
-       opt("control_period", quantity(dims::time(), "closed-loop tick: power, thermal and governors", "1 ms")),
-       opt("record_period", quantity(dims::time(), "timeseries sampling period", "10 ms")),
-       opt("seed", integer("random seed", "1", 0)),
+       req("duration", ranged(quantity(dims::time(), "simulated time (a whole multiple of record_period)"),
+                              std::nullopt, 9.2e6, std::nullopt, std::nullopt,
+                              "the simulation kernel's 64-bit clock at its 1 ps resolution ends at 2^63 ps = "
+                              "9.22e6 s, 107 days")),
+       opt("control_period", ranged(quantity(dims::time(), "closed-loop tick: power, thermal and governors", "1 ms"),
+                                    1e-6, std::nullopt, 1e-5, 1.0)),
+       opt("record_period", ranged(quantity(dims::time(), "timeseries sampling period (a whole multiple of "
+                                            "control_period)", "10 ms"),
+                                   1e-6, std::nullopt)),
+       opt("seed", integer("random seed", "1", 0, 9.0e15)),
        opt("description", str("free text")),
        opt("extends", str("base scenario file (relative to this one) that this file changes; mappings merge, "
                           "other values replace")),
        req("platform", platform_schema()),
        req("workload", workload_schema()),
        req("thermal", thermal_schema()),
-       opt("policy", policy_schema())});
+       opt("policy", policy_schema()),
+       opt("limits",
+           object("bounds on what a run may cost, checked before it starts against an estimate (`ptsim validate` "
+                  "prints it); raise one with --set when the estimate is what you want",
+                  {opt("max_arrivals", number("requests the workload may generate over the run (every stream "
+                                              "together)", "1e8", 0.0)),
+                   opt("max_file_size", quantity(dims::bytes(), "estimated result file size (default: the free "
+                                                 "space of the file system the result goes to)")),
+                   opt("max_memory", quantity(dims::bytes(), "estimated peak memory (default: the machine's "
+                                              "physical memory)"))}))});
   return root;
 }
 

@@ -1,5 +1,7 @@
 #include "ptsim/scenarios/schema.hpp"
 
+#include <cstdio>
+
 namespace ptsim::scenarios {
 
 const field* schema_node::find(const std::string& key) const {
@@ -37,7 +39,8 @@ schema_ptr boolean(std::string doc, std::optional<std::string> def) { return mak
 schema_ptr integer(std::string doc, std::optional<std::string> def, std::optional<double> min, std::optional<double> max) {
   auto n = make(node_type::integer, std::move(doc), std::move(def));
   n->min = min;
-  n->max = max;
+  // Counts are held as 32-bit ints inside: a larger value must not wrap around.
+  n->max = max ? max : std::optional<double>(2147483647.0);
   return n;
 }
 
@@ -93,6 +96,56 @@ schema_ptr variant(std::map<std::string, schema_ptr> kinds, std::string doc) {
 schema_ptr one_of(std::vector<schema_ptr> alternatives, std::string doc) {
   auto n = make(node_type::one_of, std::move(doc), std::nullopt);
   n->alternatives = std::move(alternatives);
+  return n;
+}
+
+std::string format_value(const schema_node& s, double si) {
+  char b[64];
+  if (s.type == node_type::quantity && s.dim == dims::temperature() && s.absolute_temperature) {
+    std::snprintf(b, sizeof b, "%g degC", si - 273.15);
+    return b;
+  }
+  // Whole numbers below 1e10 in full (2147483647, 9200000), others short (1e+11, 0.001).
+  if (si == static_cast<double>(static_cast<long long>(si)) && si > -1e10 && si < 1e10)
+    std::snprintf(b, sizeof b, "%lld", static_cast<long long>(si));
+  else
+    std::snprintf(b, sizeof b, "%g", si);
+  if (s.type == node_type::quantity) return std::string(b) + " " + unit_hint(s.dim, s.absolute_temperature);
+  return b;
+}
+
+schema_ptr ranged(const schema_ptr& s, std::optional<double> min, std::optional<double> max,
+                  std::optional<double> warn_min, std::optional<double> warn_max, std::string note) {
+  auto n = std::make_shared<schema_node>(*s);
+  if (min) {
+    n->min = min;
+    n->min_exclusive = false;
+  }
+  if (max) n->max = max;
+  n->warn_min = warn_min;
+  n->warn_max = warn_max;
+  n->range_note = std::move(note);
+  std::string r = " (accepted: ";
+  if (n->min) r += (n->min_exclusive ? "> " : ">= ") + format_value(*n, *n->min);
+  if (n->min && n->max) r += " and ";
+  if (n->max) r += "<= " + format_value(*n, *n->max);
+  if (n->warn_min && n->warn_max)
+    r += "; a warning outside " + format_value(*n, *n->warn_min) + " .. " + format_value(*n, *n->warn_max);
+  else if (n->warn_min)
+    r += "; a warning below " + format_value(*n, *n->warn_min);
+  else if (n->warn_max)
+    r += "; a warning above " + format_value(*n, *n->warn_max);
+  r += ")";
+  n->doc += r;
+  return n;
+}
+
+schema_ptr share(std::string doc, std::optional<std::string> def) {
+  auto n = make(node_type::number, std::move(doc) + " (accepted: > 0 and <= 1; a warning below 0.001)", std::move(def));
+  n->min = 0.0;
+  n->min_exclusive = true;
+  n->max = 1.0;
+  n->warn_min = 1e-3;
   return n;
 }
 

@@ -283,7 +283,7 @@ double parse_si(const std::string& text, const dimension& expected, bool absolut
     if (!absolute_temperature && q.celsius)
       throw unit_error("expected a temperature difference in K, found '" + text +
                        "' (degC is a point on a scale; write the difference in K)");
-    if (absolute_temperature && q.value_si < 0)
+    if (absolute_temperature && !(q.value_si > 0))
       throw unit_error("expected a temperature above absolute zero, found '" + text + "'");
   }
   return q.value_si;

@@ -66,20 +66,24 @@ bool parse_number(const std::string& text, double& out) {
 // Checks range; returns an empty string when fine.
 std::string range_problem(const schema_node& s, double v, const std::string& text) {
   std::ostringstream os;
-  if (s.min) {
-    bool bad = s.min_exclusive ? !(v > *s.min) : !(v >= *s.min);
-    if (bad) {
-      os << "expected a value " << (s.min_exclusive ? "> " : ">= ") << *s.min;
-      if (s.type == node_type::quantity) os << ' ' << unit_hint(s.dim, s.absolute_temperature);
-      os << ", found '" << text << "'";
-      return os.str();
-    }
-  }
-  if (s.max && v > *s.max) {
-    os << "expected a value <= " << *s.max << ", found '" << text << "'";
-    return os.str();
-  }
-  return "";
+  const bool below = s.min && (s.min_exclusive ? !(v > *s.min) : !(v >= *s.min));
+  const bool above = s.max && v > *s.max;
+  if (!below && !above) return "";
+  if (below) os << "expected a value " << (s.min_exclusive ? "> " : ">= ") << format_value(s, *s.min);
+  else os << "expected a value <= " << format_value(s, *s.max);
+  os << ", found '" << text << "'";
+  if (!s.range_note.empty()) os << " (" << s.range_note << ")";
+  return os.str();
+}
+
+// Inside the accepted range but outside the plausible one: a warning.
+std::string plausibility_note(const schema_node& s, double v, const std::string& text) {
+  if (!((s.warn_min && v < *s.warn_min) || (s.warn_max && v > *s.warn_max))) return "";
+  std::string r = "unusual value '" + text + "' (plausible: ";
+  if (s.warn_min && s.warn_max) r += format_value(s, *s.warn_min) + " .. " + format_value(s, *s.warn_max);
+  else if (s.warn_min) r += ">= " + format_value(s, *s.warn_min);
+  else r += "<= " + format_value(s, *s.warn_max);
+  return r + "); check the value and its unit";
 }
 
 // A key given twice in one mapping: YAML forbids it, and yaml-cpp would silently use the first.
@@ -128,14 +132,24 @@ void origin::report(const YAML::Node& at, const std::string& path, const std::st
   report(at.Mark(), path, message);
 }
 
+void origin::warn(const YAML::Node& at, const std::string& path, const std::string& message) const {
+  if (warnings) emit(*warnings, at.Mark(), path, message, true);
+}
+
 void origin::report(const YAML::Mark& at, const std::string& path, const std::string& message) const {
+  emit(*sink, at, path, message, false);
+}
+
+void origin::emit(std::vector<diagnostic>& out, const YAML::Mark& at, const std::string& path,
+                  const std::string& message, bool warning) const {
   diagnostic d;
   d.path = path;
   d.message = message;
+  d.warning = warning;
   for (const auto& p : override_paths)
     if (starts_with_path(path, p)) {
       d.file = "--set " + p;
-      sink->push_back(d);
+      out.push_back(d);
       return;
     }
   d.file = file;
@@ -149,7 +163,7 @@ void origin::report(const YAML::Mark& at, const std::string& path, const std::st
     d.line = at.line + 1;
     d.column = at.column + 1;
   }
-  sink->push_back(d);
+  out.push_back(d);
 }
 
 void validate(const YAML::Node& node, const schema_ptr& sp, const std::string& path, const origin& o) {
@@ -211,18 +225,21 @@ void validate(const YAML::Node& node, const schema_ptr& sp, const std::string& p
       if (!parse_number(text, v) || v != std::floor(v) || std::fabs(v) > 9.0e15)
         return o.report(node, path, "expected an integer, found '" + text + "'");
       if (auto p = range_problem(s, v, text); !p.empty()) o.report(node, path, p);
+      else if (auto w = plausibility_note(s, v, text); !w.empty()) o.warn(node, path, w);
       return;
     }
     case node_type::number: {
       double v;
       if (!parse_number(text, v)) return o.report(node, path, "expected a finite number, found '" + text + "'");
       if (auto p = range_problem(s, v, text); !p.empty()) o.report(node, path, p);
+      else if (auto w = plausibility_note(s, v, text); !w.empty()) o.warn(node, path, w);
       return;
     }
     case node_type::quantity: {
       try {
         double v = parse_si(text, s.dim, s.absolute_temperature);
         if (auto p = range_problem(s, v, text); !p.empty()) o.report(node, path, p);
+        else if (auto w = plausibility_note(s, v, text); !w.empty()) o.warn(node, path, w);
       } catch (const unit_error& e) {
         o.report(node, path, e.what());
       }
@@ -272,6 +289,7 @@ bool apply_override(YAML::Node& root, const schema_ptr& schema, const override_k
     const bool last = i + 1 == segs.size();
     // Choose the schema of the child.
     schema_ptr child;
+    std::size_t list_index = 0;
     if (s->type == node_type::one_of) {
       // The alternative of the node's shape: a list's elements by index, else the mapping's keys.
       schema_ptr pick;
@@ -313,9 +331,12 @@ bool apply_override(YAML::Node& root, const schema_ptr& schema, const override_k
       case node_type::map_of: child = s->element; break;
       case node_type::list_of: {
         if (!is_index(seg)) return fail("'" + walked + "' is a list: expected an index, found '" + seg + "'");
-        std::size_t idx = std::stoul(seg);
-        if (!cur.IsSequence() || idx >= cur.size())
-          return fail("index " + seg + " is out of range for '" + walked + "'");
+        // Compared as text first: an index of 20 digits does not fit any integer type.
+        const std::size_t size = cur.IsSequence() ? cur.size() : 0;
+        if (seg.size() > 9 || std::strtoull(seg.c_str(), nullptr, 10) >= size)
+          return fail("index " + seg + " is out of range for '" + walked + "' (" +
+                      (size ? "0 to " + std::to_string(size - 1) : std::string("it has no elements")) + ")");
+        list_index = static_cast<std::size_t>(std::strtoull(seg.c_str(), nullptr, 10));
         child = s->element;
         break;
       }
@@ -329,12 +350,12 @@ bool apply_override(YAML::Node& root, const schema_ptr& schema, const override_k
       } catch (const YAML::Exception& e) {
         return fail("value is not valid YAML: " + e.msg);
       }
-      if (s->type == node_type::list_of) cur[std::stoul(seg)] = value;
+      if (s->type == node_type::list_of) cur[list_index] = value;
       else cur[seg] = value;
       return true;
     }
     if (s->type == node_type::list_of) {
-      YAML::Node next = cur[std::stoul(seg)];
+      YAML::Node next = cur[list_index];
       cur.reset(next);
     } else {
       if (!cur.IsMap()) {
@@ -434,6 +455,11 @@ std::vector<view> view::items() const {
   for (std::size_t i = 0; i < node_.size(); ++i)
     out.emplace_back(node_[i], element, path_ + "[" + std::to_string(i) + "]", o_);
   return out;
+}
+
+void view::warn(const std::string& message, const std::string& key) const {
+  if (!key.empty() && has(key)) o_->warn(node_[key], join_path(path_, key), message);
+  else o_->warn(node_, key.empty() ? path_ : join_path(path_, key), message);
 }
 
 void view::fail(const std::string& message, const std::string& key) const {

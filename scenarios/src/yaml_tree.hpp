@@ -19,8 +19,13 @@ struct origin {
   /// Subtrees that came from a base scenario (`extends:`): path prefix -> its file.
   std::vector<std::pair<std::string, std::string>> path_files;
   std::vector<diagnostic>* sink = nullptr;
+  std::vector<diagnostic>* warnings = nullptr;  ///< plausibility warnings (none kept when null)
+  /// A warning: recorded like an error (file:line:column, path) but does not fail the load.
+  void warn(const YAML::Node& at, const std::string& path, const std::string& message) const;
   void report(const YAML::Node& at, const std::string& path, const std::string& message) const;
   void report(const YAML::Mark& at, const std::string& path, const std::string& message) const;
+  void emit(std::vector<diagnostic>& out, const YAML::Mark& at, const std::string& path, const std::string& message,
+            bool warning) const;
 };
 
 /// Checks `node` against `schema`, reporting every problem to o.sink.
@@ -58,6 +63,8 @@ class view {
   const YAML::Node& node() const { return node_; }
   /// Reports a problem at this node (or at its `key` child when present).
   void fail(const std::string& message, const std::string& key = "") const;
+  /// A warning at this node (or its `key` child): the input is accepted.
+  void warn(const std::string& message, const std::string& key = "") const;
 
  private:
   std::string raw(const std::string& key, const schema_node** s) const;

@@ -313,6 +313,8 @@ TEST_CASE("record_period must be a whole multiple of control_period") {
     // 0.3 ms / 0.1 ms is 2.9999999999999996 in doubles; still three ticks.
     std::string text = replace_once(default_text(), "record_period: \"10 ms\"", "record_period: \"0.3 ms\"");
     text = replace_once(text, "control_period: \"1 ms\"", "control_period: \"0.1 ms\"");
+    // (and a duration of whole record periods: 0.3 s is 1000 of them, 999.99999999999989 in doubles)
+    text = replace_once(text, "duration: \"20 s\"", "duration: \"0.3 s\"");
     const ps::scenario sc = ps::load_scenario_text(text, "test.yaml");
     CHECK(sc.record_period.value() == doctest::Approx(0.3e-3));
   }

@@ -96,6 +96,14 @@ TEST_CASE("grid model with a layer file at a size HotSpot's default build refuse
   CHECK(count_lines(w.read("s.ttrace")) == 1 + 100);
 }
 
+TEST_CASE("a grid of more than 1024 x 1024 cells is refused before anything is allocated") {
+  workdir w("hugegrid");
+  const result r = w.ptsim("thermal -c four.config -f four.flp -p four.ptrace -model_type grid -grid_rows 100000 "
+                           "-grid_cols 100000 -o s.ttrace");
+  CHECK(r.rc == 2);
+  CHECK_MESSAGE(r.err.find("grid_rows x grid_cols = 10000000000 cells, more than 1048576") != std::string::npos, r.err);
+}
+
 TEST_CASE("closed form through the executable: one block, isothermal sink") {
   workdir w("closed");
   w.write("die.flp", "die\t0.008\t0.008\t0\t0\n");

@@ -93,3 +93,49 @@ TEST_CASE("activity_ledger: intervals far into a run, starting on a rounded boun
   CHECK(booked == doctest::Approx(2.5e-3).epsilon(1e-9));
   CHECK(ops == doctest::Approx(10).epsilon(1e-9));
 }
+
+TEST_CASE("activity_ledger: an interval of days costs one segment, attributed period by period") {
+  // 1 B/s memory: one tile's stall lasts ~3.8 days, 3.3e8 periods of 1 ms. Booking it must
+  // not materialise those periods (it once took 19 s and 12.8 GB); each tick gets its share.
+  activity_ledger l(1e-3);
+  const double t0 = 0.25e-3, t1 = 327680.0;
+  l.add_interval(t0, t1, kind::stall, 0);
+  l.add_interval(t0, t1, kind::compute, (t1 - t0) * 1e6);  // 1e6 ops/s
+  CHECK(l.live_segments() == 2);
+  CHECK(l.live_periods() == 0);
+  const auto p0 = l.take(0);
+  CHECK(p0.stall_s == near(0.75e-3));
+  CHECK(p0.compute_s == near(0.75e-3));
+  CHECK(p0.ops == near(750));
+  for (std::int64_t k = 1; k < 1000; ++k) {
+    const auto p = l.take(k);
+    CHECK(p.stall_s == near(1e-3));
+    CHECK(p.ops == near(1000));
+  }
+  // Short bookings beside it still add up in their periods.
+  l.add_interval(1.0005, 1.0009, kind::overhead);
+  const auto p1000 = l.take(1000);
+  CHECK(p1000.overhead_s == near(0.4e-3));
+  CHECK(p1000.stall_s == near(1e-3));
+  CHECK(l.live_segments() == 2);
+  CHECK(l.live_periods() == 0);
+}
+
+TEST_CASE("activity_ledger: a long segment ends in its last period and is forgotten") {
+  activity_ledger l(1e-3);
+  l.add_interval(0.0, 0.1005, kind::compute, 1005);  // 100.5 periods: a segment
+  CHECK(l.live_segments() == 1);
+  double total = 0, ops = 0;
+  for (std::int64_t k = 0; k <= 101; ++k) {
+    const auto p = l.take(k);
+    total += p.compute_s;
+    ops += p.ops;
+  }
+  CHECK(total == near(0.1005));
+  CHECK(ops == near(1005));
+  CHECK(l.live_segments() == 0);
+  // Part of a long interval stamped before the oldest live period lands there.
+  l.add_interval(0.05, 0.3, kind::stall);
+  const auto p102 = l.take(102);
+  CHECK(p102.stall_s == near(0.102 - 0.05 + 1e-3));
+}

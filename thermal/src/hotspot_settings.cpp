@@ -143,6 +143,12 @@ hotspot_settings resolve_hotspot_settings(const hotspot_options& o, std::vector<
   const int rows = o.get_int("grid_rows", 64), cols = o.get_int("grid_cols", 64);
   if (rows <= 0) bad(o, "grid_rows", "must be positive");
   if (cols <= 0) bad(o, "grid_cols", "must be positive");
+  // Memory and every solve grow with the cells (times the layers): bound them before
+  // allocating, not after the machine runs out (100000 x 100000 asked for 1e10 cells).
+  constexpr long long max_cells = 1024LL * 1024LL;
+  if (static_cast<long long>(rows) * cols > max_cells)
+    bad(o, "grid_rows", "grid_rows x grid_cols = " + std::to_string(static_cast<long long>(rows) * cols) +
+                            " cells, more than " + std::to_string(max_cells) + " (1024 x 1024)");
   s.grid_rows = static_cast<std::size_t>(rows);
   s.grid_cols = static_cast<std::size_t>(cols);
   const std::string mode = lower(o.get_string("grid_map_mode", "center"));

@@ -12,9 +12,13 @@ inline double time_resolution_s() {
   return r;
 }
 
-/// s >= 0, rounded to the kernel's resolution.
+/// s >= 0, rounded to the kernel's resolution. A time past the kernel's 64-bit clock (an
+/// operator on a 1 B/s memory may end centuries ahead) saturates near its end, which no run
+/// reaches (durations are limited to 9.2e6 s), instead of wrapping around.
 inline sc_core::sc_time to_sc(double s) {
-  return sc_core::sc_time::from_value(static_cast<sc_dt::uint64>(std::llround(s / time_resolution_s())));
+  const double ticks = s / time_resolution_s();
+  if (!(ticks < 9.0e18)) return sc_core::sc_time::from_value(static_cast<sc_dt::uint64>(9.0e18));
+  return sc_core::sc_time::from_value(static_cast<sc_dt::uint64>(std::llround(ticks)));
 }
 
 inline double now_s() { return sc_core::sc_time_stamp().to_seconds(); }

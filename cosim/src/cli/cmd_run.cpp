@@ -1,6 +1,7 @@
 // ptsim run [SCENARIO] [-o OUT] [--set K=V]... [--seed N] [--force] [--quiet] [--trace T.json]
 #include <unistd.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
@@ -8,6 +9,7 @@
 
 #include "commands.hpp"
 #include "output_file.hpp"
+#include "ptsim/cosim/estimate.hpp"
 #include "ptsim/cosim/interrupt.hpp"
 #include "ptsim/cosim/run.hpp"
 #include "ptsim/postproc/report.hpp"
@@ -58,6 +60,13 @@ int run(const run_args& a) {
     std::cerr << "ptsim run: " << e.what() << "\n";
     return exit_bad_input;
   }
+  // The scenario's seed range (integers exact in a double); CLI11 clamps a longer number
+  // to 2^63 - 1, which would then be blamed on the scenario file.
+  if (a.seed > 9000000000000000LL) {
+    std::cerr << "ptsim run: --seed: expected an integer from 0 to 9000000000000000, found " << a.seed
+              << (a.seed == INT64_MAX ? " (or more)" : "") << "\n";
+    return exit_bad_input;
+  }
   if (a.seed >= 0) lo.seed = static_cast<std::uint64_t>(a.seed);
   scenarios::scenario sc;
   try {
@@ -68,6 +77,7 @@ int run(const run_args& a) {
     std::cerr << e.what() << "\n";
     return exit_bad_input;
   }
+  for (const auto& w : sc.warnings) std::cerr << w.to_string() << "\n";
   run_options opts;
   if (a.output.empty()) {
     opts.output = default_output(sc.name);
@@ -80,6 +90,17 @@ int run(const run_args& a) {
   if (ec) {
     std::cerr << "ptsim run: cannot create " << opts.output.parent_path() << ": " << ec.message() << "\n";
     return exit_bad_input;
+  }
+  {
+    // Refused before anything is simulated or written: a run that would outgrow the disk,
+    // the memory or the arrival bound, with the estimate and the --set that lifts it.
+    const run_estimate est = estimate_run(sc, a.ops_limit);
+    const auto over = exceeded_limits(est, sc, opts.output);
+    if (!over.empty()) {
+      for (const auto& m : over) std::cerr << "ptsim run: refused: " << m << "\n";
+      std::cerr << "ptsim run: " << describe(est) << "\n";
+      return exit_bad_input;
+    }
   }
   opts.progress = !a.quiet && isatty(STDERR_FILENO);
   opts.ops_limit = a.ops_limit;
@@ -118,7 +139,9 @@ void add_run(CLI::App& app) {
       ->type_name("T.json");
   cmd->add_option("--ops-limit", a->ops_limit,
                   "Operator executions kept in the result's ops table (later ones are counted, not stored)")
-      ->type_name("N");
+      ->type_name("N")
+      // Read as an unsigned integer, "-5" would wrap around to 2^64 - 5.
+      ->check(CLI::NonNegativeNumber);
   // Internal: summaries only, no timeseries or ops rows; for measuring the cost of recording.
   cmd->add_flag("--no-record", a->no_record)->group("");
   cmd->callback([a] {

@@ -1,5 +1,6 @@
 // ptsim sweep SWEEP.yaml [-o DIR] [-j N] [--resume] [--shard K/N] [--timeout DURATION]
 // ptsim sweep --merge DIR
+#include <cmath>
 #include <cstdlib>
 #include <iostream>
 
@@ -56,7 +57,7 @@ int sweep(const sweep_args& a) {
       std::cerr << "ptsim sweep: --timeout: " << e.what() << "\n";
       return exit_bad_input;
     }
-    if (!(o.timeout_s > 0)) {
+    if (!(o.timeout_s > 0) || !std::isfinite(o.timeout_s)) {
       std::cerr << "ptsim sweep: --timeout: expected a duration > 0, e.g. \"30 s\", found '" << a.timeout << "'\n";
       return exit_bad_input;
     }

@@ -1,4 +1,5 @@
 // ptsim trace RESULT.h5 -o TRACE.json [--from T] [--to T]
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -43,7 +44,10 @@ struct trace_args {
 double parse_time(const std::string& option, const std::string& text) {
   char* end = nullptr;
   const double bare = std::strtod(text.c_str(), &end);
-  if (!text.empty() && end && *end == '\0') return bare;
+  if (!text.empty() && end && *end == '\0') {
+    if (!std::isfinite(bare)) throw std::invalid_argument(option + ": expected a finite time, found '" + text + "'");
+    return bare;
+  }
   try {
     return scenarios::parse_si(text, scenarios::dims::time());
   } catch (const scenarios::unit_error& e) {

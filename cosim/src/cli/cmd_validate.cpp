@@ -2,6 +2,8 @@
 #include <iostream>
 
 #include "commands.hpp"
+#include "ptsim/cosim/estimate.hpp"
+#include "ptsim/postproc/result_file.hpp"
 #include "ptsim/scenarios/scenario.hpp"
 #include "ptsim/scenarios/sweep.hpp"
 
@@ -41,10 +43,16 @@ void add_validate(CLI::App& app) {
           continue;
         }
         const auto sc = scenarios::load_scenario_file(f);
+        for (const auto& w : sc.warnings) std::cerr << w.to_string() << "\n";
         std::size_t comps = sc.platform.units.size() + sc.platform.interconnects.size() + sc.platform.memories.size();
         std::cout << f << ": ok (scenario '" << sc.name << "', " << comps << " components, " << sc.domains.size()
                   << " DVFS domains, " << sc.workload.streams.size() << " streams, "
                   << sc.thermal.fp.size() << " floorplan blocks)\n";
+        // What a run of it would cost, and the bounds `ptsim run` would refuse it for
+        // (the file bound measured against the free space of the current folder).
+        const run_estimate est = estimate_run(sc, postproc::default_ops_limit);
+        std::cout << f << ": " << describe(est) << "\n";
+        for (const auto& m : exceeded_limits(est, sc, "x.h5")) std::cerr << f << ": warning: `ptsim run` would refuse it: " << m << "\n";
       } catch (const scenarios::scenario_error& e) {
         std::cerr << e.what() << "\n";
         rc = exit_bad_input;

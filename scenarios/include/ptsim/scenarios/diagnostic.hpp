@@ -13,6 +13,7 @@ struct diagnostic {
   int column = 0;    ///< 1-based; 0 when unknown
   std::string path;  ///< dotted key path, e.g. "policy.governor"
   std::string message;
+  bool warning = false;  ///< a plausibility warning: printed, but the input is accepted
   std::string to_string() const;
 };
 

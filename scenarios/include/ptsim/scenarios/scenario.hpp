@@ -27,6 +27,13 @@ struct component_power {
   double idle_latency_limit_s = 0;             ///< compute: PM QoS limit on exit latency (inf: none)
 };
 
+/// Bounds on a run's cost (the `limits` section), checked before it starts.
+struct run_limits {
+  double max_arrivals = 1e8;
+  std::optional<double> max_file_bytes;    ///< none: the free disk space where the result goes
+  std::optional<double> max_memory_bytes;  ///< none: the machine's physical memory
+};
+
 struct scenario {
   std::string name;
   std::string source;  ///< file it came from ("<built-in default>" for the compiled-in one)
@@ -41,7 +48,12 @@ struct scenario {
   power::supply_params supply;  ///< VR and PSU between the wall and the components
   thermal::thermal_config thermal;
   power::policy_config policy;
+  run_limits limits;
   std::string resolved_yaml;  ///< the scenario after overrides, as YAML: enough to rerun it
+  /// Accepted but unusual values (outside a key's plausible range), and what the loader
+  /// noticed could not work as asked (a power cap below the platform's floor): printed
+  /// to stderr by `run` and `validate`, with their position.
+  std::vector<diagnostic> warnings;
 };
 
 /// A command-line override "dotted.path=value" (value read as a YAML scalar).

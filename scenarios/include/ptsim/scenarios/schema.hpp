@@ -55,6 +55,11 @@ struct schema_node {
   // numeric range (SI for quantities), inclusive unless *_exclusive
   std::optional<double> min, max;
   bool min_exclusive = false;
+  /// Plausible range (SI): a value inside [min, max] but outside this one validates with a
+  /// warning ("merely unusual"); outside [min, max] it is an error.
+  std::optional<double> warn_min, warn_max;
+  /// Why the accepted range ends where it does, added to range errors.
+  std::string range_note;
 
   const field* find(const std::string& key) const;
   std::vector<std::string> keys() const;
@@ -77,6 +82,16 @@ schema_ptr map_of(schema_ptr element, std::string doc);
 schema_ptr list_of(schema_ptr element, std::string doc);
 schema_ptr variant(std::map<std::string, schema_ptr> kinds, std::string doc);
 schema_ptr one_of(std::vector<schema_ptr> alternatives, std::string doc);
+/// A copy of `s` with an accepted range [min, max] (errors outside) and a plausible range
+/// [warn_min, warn_max] (warnings outside), SI units; the ranges are appended to its doc
+/// with their unit, so `ptsim schema` and `ptsim list components` show them.
+schema_ptr ranged(const schema_ptr& s, std::optional<double> min, std::optional<double> max,
+                  std::optional<double> warn_min = std::nullopt, std::optional<double> warn_max = std::nullopt,
+                  std::string note = "");
+/// A share in (0, 1]: 0 would make the work take forever.
+schema_ptr share(std::string doc, std::optional<std::string> def = std::nullopt);
+/// How a value of `s` is written in messages and docs ("5 V", "-100 degC", "1e+06").
+std::string format_value(const schema_node& s, double si);
 field req(std::string key, schema_ptr s);
 field opt(std::string key, schema_ptr s);
 
