@@ -13,6 +13,7 @@
 #include "h5_handle.hpp"
 #include "h5_io.hpp"
 #include "number_text.hpp"
+#include "ptsim/postproc/output_file.hpp"
 
 namespace ptsim::postproc {
 
@@ -73,7 +74,10 @@ void write_h5(const fs::path& path, const sweep_summary& s) {
   const unsigned order = H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED;
   ctx.check_status(H5Pset_link_creation_order(fcpl.get(), order), "cannot set file properties");
   ctx.check_status(H5Pset_attr_creation_order(fcpl.get(), order), "cannot set file properties");
-  h5::handle file{ctx.check(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, fcpl.get(), H5P_DEFAULT), "cannot create file"),
+  // The output claim holds `path` (output_file.hpp); HDF5's own lock is off, as for results.
+  h5::handle fapl{ctx.check(H5Pcreate(H5P_FILE_ACCESS), "cannot create file properties"), H5Pclose};
+  ctx.check_status(H5Pset_file_locking(fapl.get(), false, true), "cannot set file properties");
+  h5::handle file{ctx.check(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, fcpl.get(), fapl.get()), "cannot create file"),
                   H5Fclose};
   const hid_t root = file.get();
   h5::write_attr(root, attr_kind, std::string(kind_value), ctx);
@@ -177,27 +181,17 @@ std::string sweep_summary_csv(const sweep_summary& s) {
 
 void write_sweep_summary(const fs::path& dir, const sweep_summary& s) {
   check_shape(s);
-  const fs::path h5_path = dir / "summary.h5", csv_path = dir / "summary.csv";
-  const fs::path h5_part = h5_path.string() + ".part", csv_part = csv_path.string() + ".part";
-  std::error_code ec;
+  // Regenerated from the folder every time: an existing summary (a regular file) is replaced.
+  const output_rules rules{true, false, false};
   try {
-    write_h5(h5_part, s);
-    {
-      std::ofstream out(csv_part, std::ios::binary | std::ios::trunc);
-      out << sweep_summary_csv(s);
-      out.close();
-      if (!out) throw std::runtime_error(csv_part.string() + ": cannot write");
-    }
-    fs::rename(h5_part, h5_path);
-    fs::rename(csv_part, csv_path);
-  } catch (const fs::filesystem_error& e) {
-    fs::remove(h5_part, ec);
-    fs::remove(csv_part, ec);
+    output_file h5(dir / "summary.h5", rules);
+    output_file csv(dir / "summary.csv", rules);
+    write_h5(h5.write_path(), s);
+    csv.stream() << sweep_summary_csv(s);
+    h5.commit();
+    csv.commit();
+  } catch (const output_error& e) {
     throw std::runtime_error(std::string("cannot write the sweep summary: ") + e.what());
-  } catch (...) {
-    fs::remove(h5_part, ec);
-    fs::remove(csv_part, ec);
-    throw;
   }
 }
 
