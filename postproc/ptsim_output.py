@@ -53,7 +53,7 @@ def _install_handlers():
     for name in ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT", "SIGPIPE"):
         signo = getattr(signal, name)
         try:
-            if signal.getsignal(signo) == signal.SIG_IGN:
+            if signal.getsignal(signo) == signal.SIG_IGN and name in ("SIGHUP", "SIGPIPE"):
                 continue  # nohup's SIGHUP stays ignored
             signal.signal(signo, _on_signal)
         except (ValueError, OSError):  # not the main thread: the destructor path only

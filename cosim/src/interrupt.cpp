@@ -13,11 +13,13 @@ void install_interrupt_handlers() {
   struct sigaction sa {};
   sa.sa_handler = on_signal;
   sigemptyset(&sa.sa_mask);
-  // Every signal that would end the process without unwinding, so that the .part goes too;
-  // one ignored when the program started (nohup's SIGHUP) stays ignored.
+  // Every signal that would end the process without unwinding, so that the .part goes too.
+  // SIGHUP or SIGPIPE ignored when the program started (nohup) stays ignored; SIGINT is
+  // caught even so (a shell starts background jobs with it ignored; `kill -INT` stops them).
   for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE}) {
     struct sigaction old {};
-    if (sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;
+    if ((sig == SIGHUP || sig == SIGPIPE) && sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_IGN)
+      continue;
     sigaction(sig, &sa, nullptr);
   }
 }

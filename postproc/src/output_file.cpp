@@ -80,6 +80,21 @@ int holder_of_byte(int fd, off_t byte) {
 
 bool same_file(const struct stat& a, const struct stat& b) { return a.st_dev == b.st_dev && a.st_ino == b.st_ino; }
 
+// True when `path` is a .part that a live writer holds (someone naming another writer's
+// temporary file as an output): replacing it would swap that writer's data.
+bool held_by_writer(const fs::path& path) {
+  const int f = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+  if (f < 0) return false;
+  struct flock fl {};
+  fl.l_type = F_WRLCK;
+  fl.l_whence = SEEK_SET;
+  fl.l_start = 0;
+  fl.l_len = 1;
+  const bool held = ::fcntl(f, F_OFD_GETLK, &fl) == 0 && fl.l_type != F_UNLCK;
+  ::close(f);
+  return held;
+}
+
 const char* type_name(mode_t m) {
   if (S_ISDIR(m)) return "a directory";
   if (S_ISFIFO(m)) return "a FIFO";
@@ -181,7 +196,9 @@ resolved resolve(const fs::path& requested, const output_rules& rules) {
       if (ec) throw output_error(kind::failed, shown + via + ": cannot create the folder " + parent.string() + ": " + ec.message());
     }
     char* real = ::realpath(parent.c_str(), nullptr);
-    if (!real) throw output_error(kind::failed, shown + via + ": the folder " + parent.string() + ": " + os_error(errno));
+    if (!real)
+      throw output_error(kind::failed, cur.string() + ".part: cannot create it: the folder " + parent.string() + ": " +
+                                           os_error(errno));
     resolved r{fs::path(real) / name, found::nothing};
     std::free(real);
     return r;
@@ -241,6 +258,7 @@ struct output_file::impl {
 
   // The path as given, and where it leads when that is not the same file name (a link).
   std::string shown() const {
+    if (requested == target) return requested.string();
     std::error_code ec;
     const fs::path abs = fs::absolute(requested, ec).lexically_normal();
     if (ec || abs == target) return requested.string();
@@ -331,6 +349,12 @@ output_file::output_file(const fs::path& requested, const output_rules& rules) :
   }
   if (r.what == found::regular && !rules.force)
     throw output_error(kind::exists, p_->shown() + " exists; refusing to overwrite it (use --force)");
+  if (r.what == found::regular && held_by_writer(r.target))
+    throw output_error(kind::busy, p_->shown() + " is the temporary file of a writer still at work; not replaced");
+  // The path as the user gave it when it leads there without a link (messages then name the
+  // file as the user did: out.h5.part, not /home/.../out.h5.part); the resolved one otherwise.
+  std::error_code ec;
+  if (fs::absolute(requested, ec).lexically_normal() == p_->target && !ec) p_->target = requested;
   p_->part = p_->target;
   p_->part += ".part";
   p_->claim_part();
@@ -393,6 +417,8 @@ void output_file::commit() {
                               " while being written; not replaced");
     if (!w.rules.force)
       fail(kind::exists, w.shown() + " was created by someone else while being written; not replaced (use --force)");
+    if (held_by_writer(w.target))
+      fail(kind::busy, w.shown() + " is the temporary file of a writer still at work; not replaced");
   }
   if (w.rules.force) {
     if (::rename(w.part.c_str(), w.target.c_str()) != 0)
@@ -467,7 +493,9 @@ void install_cleanup_handlers() {
   for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE}) {
     struct sigaction old {};
     sigaction(sig, nullptr, &old);
-    if (old.sa_handler == SIG_IGN) continue;  // nohup, or a shell's background job: keep it so
+    // nohup's SIGHUP, or an ignored SIGPIPE, stays ignored. (SIGINT and SIGQUIT are caught
+    // even when ignored: a shell starts background jobs so, and `kill -INT` must still stop one.)
+    if (old.sa_handler == SIG_IGN && (sig == SIGHUP || sig == SIGPIPE)) continue;
     struct sigaction sa {};
     sa.sa_handler = on_fatal_signal;
     sigemptyset(&sa.sa_mask);

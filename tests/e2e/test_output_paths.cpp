@@ -230,6 +230,10 @@ TEST_CASE("two writers of one result: the second fails at once naming the first,
     CHECK(b.exit_code == 2);
     CHECK(contains(b.err, "is being written by process " + std::to_string(a)));
   }
+  // Naming the first writer's temporary file as an output does not replace it either.
+  const result p = run_ptsim(s.dir, "run -o same.h5.part --force --set name=gamma" + quick);
+  CHECK(p.exit_code == 2);
+  CHECK(contains(p.err, "temporary file of a writer still at work"));
   CHECK(wait_for(a) == 0);
   CHECK(stored_name(s.dir / "same.h5") == "alpha");
   CHECK_FALSE(fs::exists(s.dir / "same.h5.part"));

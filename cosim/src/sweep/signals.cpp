@@ -30,8 +30,9 @@ extern "C" void on_stop(int signo) {
 extern "C" void on_child(int) { wake(); }
 
 void install(int signo, void (*handler)(int), int flags, struct sigaction* old) {
-  // A stop signal ignored when the sweep started (nohup's SIGHUP) stays ignored.
-  if (signo != SIGCHLD && sigaction(signo, nullptr, old) == 0 && old->sa_handler == SIG_IGN) return;
+  // SIGHUP or SIGPIPE ignored when the sweep started (nohup) stays ignored.
+  if ((signo == SIGHUP || signo == SIGPIPE) && sigaction(signo, nullptr, old) == 0 && old->sa_handler == SIG_IGN)
+    return;
   struct sigaction sa {};
   sa.sa_handler = handler;
   sigemptyset(&sa.sa_mask);

@@ -83,8 +83,8 @@ bool remove_stale_part(const std::filesystem::path& part);
 /// or "another process" when pid <= 0 or it is not visible from here.
 std::string describe_holder(int pid);
 
-/// Installs, for SIGINT, SIGTERM, SIGHUP, SIGQUIT and SIGPIPE (those not ignored when the
-/// program started), handlers that remove every uncommitted .part of this process and then
+/// Installs, for SIGINT, SIGTERM, SIGHUP, SIGQUIT and SIGPIPE (SIGHUP and SIGPIPE only when
+/// not ignored at start, as under nohup), handlers that remove every uncommitted .part of this process and then
 /// end it by the same signal. A command that stops cooperatively (the simulation loop)
 /// installs its own handlers instead and removes its .part on the way out.
 void install_cleanup_handlers();
