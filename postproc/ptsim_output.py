@@ -74,6 +74,19 @@ def _flock(l_type, start):
     return struct.pack("hhqqii", l_type, os.SEEK_SET, start, 1, 0, 0)
 
 
+def _named_descriptor(path):
+    """/dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N: a descriptor of this process."""
+    p = os.path.normpath(os.fspath(path))
+    if p == "/dev/stdout":
+        return 1
+    if p == "/dev/stderr":
+        return 2
+    for prefix in ("/dev/fd/", "/proc/self/fd/"):
+        if p.startswith(prefix) and p[len(prefix):].isdigit():
+            return int(p[len(prefix):])
+    return None
+
+
 def _resolve(path, stream_ok):
     cur = os.fspath(path)
     if not cur:
@@ -110,6 +123,16 @@ class Output:
     def __init__(self, path, force=False, stream_ok=False):
         self.requested = os.fspath(path)
         self.force = force
+        self._fd = None
+        self._done = False
+        self._descriptor = _named_descriptor(path)
+        if self._descriptor is not None:
+            if not stream_ok:
+                raise OutputError(errno.EINVAL, f"{path} is a descriptor of this process, not a file of its "
+                                  "own: name a file")
+            self.target = self.path = self.requested
+            self.streaming = True
+            return
         self.target, what = _resolve(path, stream_ok)
         self.streaming = what == "stream"
         self._fd = None
@@ -174,6 +197,15 @@ class Output:
             _live_parts.add(self.path)
             return
         raise OutputError(errno.EBUSY, f"{self.path} keeps changing: another writer is working on {self._shown}")
+
+    def open(self):
+        """A binary file object to write the output to: the .part, or, when streaming, the
+        FIFO, device or descriptor itself (never truncated, never replaced)."""
+        if self._descriptor is not None:
+            return os.fdopen(os.dup(self._descriptor), "wb")
+        if self.streaming:
+            return os.fdopen(os.open(self.path, os.O_WRONLY | os.O_CLOEXEC | os.O_NOCTTY), "wb")
+        return open(self.path, "wb")
 
     def commit(self):
         if self._done:

@@ -45,11 +45,8 @@ def _save(fig, out, force=False):
     fmt = os.path.splitext(out)[1].lower().lstrip(".")
     try:
         with ptsim_output.Output(out, force=force, stream_ok=True) as o:
-            if o.streaming:
-                with open(o.path, "wb") as f:
-                    fig.savefig(f, dpi=120, format=fmt)
-            else:
-                fig.savefig(o.path, dpi=120, format=fmt)
+            with o.open() as f:
+                fig.savefig(f, dpi=120, format=fmt)
     finally:
         plt.close(fig)
 
@@ -380,5 +377,6 @@ def main(argv=None):
         msg = e.args[0] if isinstance(e, KeyError) and e.args else e
         print(f"ptsim-plot: {msg}", file=sys.stderr)
         return 2
-    print(a.output)
+    if ptsim_output._named_descriptor(a.output) != 1:  # (not into the image itself)
+        print(a.output)
     return 0

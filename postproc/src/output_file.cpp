@@ -146,6 +146,22 @@ class fd_buf : public std::streambuf {
 
 // --- where the output goes ------------------------------------------------------------------
 
+// /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N: a descriptor of this process, by
+// name. Written through that descriptor, whatever it is (a terminal, a pipe, a file the
+// shell opened with `>`): never resolved to a file and renamed over.
+int named_descriptor(const fs::path& p) {
+  const std::string s = p.lexically_normal().string();
+  if (s == "/dev/stdout") return 1;
+  if (s == "/dev/stderr") return 2;
+  for (const char* prefix : {"/dev/fd/", "/proc/self/fd/"}) {
+    const std::string pre = prefix;
+    if (s.size() > pre.size() && s.compare(0, pre.size(), pre) == 0 &&
+        s.find_first_not_of("0123456789", pre.size()) == std::string::npos && s.size() - pre.size() < 9)
+      return std::atoi(s.c_str() + pre.size());
+  }
+  return -1;
+}
+
 enum class found { nothing, regular, stream };
 struct resolved {
   fs::path target;
@@ -332,6 +348,17 @@ struct output_file::impl {
 output_file::output_file(const fs::path& requested, const output_rules& rules) : p_(std::make_unique<impl>()) {
   p_->requested = requested;
   p_->rules = rules;
+  if (const int n = named_descriptor(requested); n >= 0) {
+    if (!rules.stream_ok)
+      throw output_error(kind::refused, requested.string() + " is a descriptor of this process, not a file of its own; "
+                                        "this output is written under a temporary name and renamed: name a file");
+    const int f = ::fcntl(n, F_DUPFD_CLOEXEC, 3);
+    if (f < 0) throw output_error(kind::failed, requested.string() + ": " + os_error(errno));
+    p_->streaming = true;
+    p_->target = p_->part = requested;
+    p_->fd = f;
+    return;
+  }
   const resolved r = resolve(requested, rules);
   p_->target = r.target;
   if (r.what == found::stream) {

@@ -153,6 +153,24 @@ TEST_CASE("a trace is written through a FIFO (a reader gets it) and the FIFO sta
   CHECK_FALSE(fs::exists(s.dir / "fifo.part"));
 }
 
+TEST_CASE("-o /dev/stdout: a trace or floorplan goes through the descriptor (a file the shell opened too); a result is refused") {
+  scratch s("paths-stdout");
+  REQUIRE(run_ptsim(s.dir, "run -o r.h5" + quick).exit_code == 0);
+  // Standard output is a regular file here (the shell's redirection): written through, not
+  // "exists", not renamed over.
+  const result t = sh(s.dir, "'" + exe + "' trace r.h5 -o /dev/stdout > got.json");
+  INFO(t.err);
+  CHECK(t.exit_code == 0);
+  CHECK(contains(slurp(s.dir / "got.json"), "\"traceEvents\""));
+  const result f = sh(s.dir, "'" + exe + "' floorplan " + default_scenario() + " -o /dev/fd/1 | cat > got.flp");
+  CHECK(f.exit_code == 0);
+  CHECK_FALSE(slurp(s.dir / "got.flp").empty());
+  const result r = sh(s.dir, "'" + exe + "' run -o /dev/stdout --force" + quick + " > got.h5");
+  CHECK(r.exit_code == 2);
+  CHECK(contains(r.err, "/dev/stdout is a descriptor of this process"));
+  CHECK(fs::file_size(s.dir / "got.h5") == 0);
+}
+
 TEST_CASE("a symbolic link is followed: the link stays, its target is judged by the same rules") {
   scratch s("paths-links");
   REQUIRE(run_ptsim(s.dir, "run -o first.h5 --set name=first" + quick).exit_code == 0);

@@ -200,6 +200,9 @@ try:
             f.write(b"mine")
     assert open("held.png", "rb").read() == b"mine"
     assert not [n for n in os.listdir(".") if n.endswith(".part")], os.listdir(".")
+    with open("stdout.png", "wb") as f:  # -o /dev/stdout: through the descriptor, image only
+        subprocess.run([plot_cli, "timeline", hot, "-o", "/dev/stdout"], stdout=f, check=True)
+    check_png("stdout.png")
 finally:
     R.cleanup()
 print("results test_plots: ok")
