@@ -31,9 +31,27 @@ class PlotError(ValueError):
     """A bad request (unknown metric, wrong extension, time outside the run)."""
 
 
+def _is_stream(out):
+    """Standard output by name, a FIFO or a character device: written through (PNG unless
+    the name ends in .svg or .pdf)."""
+    if ptsim_output._named_descriptor(out) is not None:
+        return True
+    try:
+        import stat
+        mode = os.stat(out).st_mode
+        return stat.S_ISFIFO(mode) or stat.S_ISCHR(mode)
+    except OSError:
+        return False
+
+
+def _format(out):
+    ext = os.path.splitext(out)[1].lower()
+    return ext.lstrip(".") if ext in FORMATS else "png"
+
+
 def _check_output(out):
     ext = os.path.splitext(out)[1].lower()
-    if ext not in FORMATS:
+    if ext not in FORMATS and not _is_stream(out):
         raise PlotError(f"{out}: expected an output file ending in .png, .svg or .pdf, "
                         f"found '{ext or 'no extension'}'")
 
@@ -42,7 +60,7 @@ def _save(fig, out, force=False):
     """Saves through ptsim's output rule (ptsim_output): an existing regular file only with
     force, never renamed over a device, FIFO or directory (a FIFO or /dev/stdout is written
     through), written as out.part and renamed."""
-    fmt = os.path.splitext(out)[1].lower().lstrip(".")
+    fmt = _format(out)
     try:
         with ptsim_output.Output(out, force=force, stream_ok=True) as o:
             with o.open() as f:
