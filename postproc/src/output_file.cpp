@@ -172,6 +172,12 @@ resolved resolve(const fs::path& requested, const output_rules& rules) {
   const std::string shown = requested.string();
   if (requested.empty()) throw output_error(kind::refused, "an empty output path");
   fs::path cur = requested;
+  if (!rules.follow_links) {
+    struct stat lst {};
+    if (::lstat(cur.c_str(), &lst) == 0 && S_ISLNK(lst.st_mode))
+      throw output_error(kind::refused, shown + " is a symbolic link; this file is written only inside its own "
+                                                "folder, never through a link: remove the link");
+  }
   for (int hops = 0; hops < 40; ++hops) {
     struct stat st {};
     const std::string via = cur == requested ? std::string() : " (a link to " + cur.string() + ")";

@@ -182,7 +182,8 @@ std::string sweep_summary_csv(const sweep_summary& s) {
 void write_sweep_summary(const fs::path& dir, const sweep_summary& s) {
   check_shape(s);
   // Regenerated from the folder every time: an existing summary (a regular file) is replaced.
-  const output_rules rules{true, false, false};
+  // Never through a link: a sweep writes only inside its folder.
+  const output_rules rules{true, false, false, false};
   try {
     output_file h5(dir / "summary.h5", rules);
     output_file csv(dir / "summary.csv", rules);

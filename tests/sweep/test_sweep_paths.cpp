@@ -96,3 +96,41 @@ TEST_CASE("--timeout inf and --timeout \"1e300 s\" mean no timeout") {
     for (const auto& row : t.rows) CHECK(row.ok);
   }
 }
+
+TEST_CASE("links planted in a sweep folder never lead a write outside it") {
+  scratch s("paths-sweep-links");
+  s.write("a.yaml", runs_yaml("2 s", 2));
+  const fs::path out = s.dir / "out";
+  REQUIRE(run_ptsim(s.dir, "sweep a.yaml -o out -j2").exit_code == 0);
+  s.write("victim", "keep");
+  // summary.csv as a link to a file outside: --merge refuses to write through it.
+  fs::remove(out / "summary.csv");
+  fs::create_symlink("../victim", out / "summary.csv");
+  const result m = run_ptsim(s.dir, "sweep --merge out");
+  CHECK(m.exit_code == 1);
+  CHECK(contains(m.err, "is a symbolic link"));
+  CHECK(slurp(s.dir / "victim") == "keep");
+  CHECK(fs::is_symlink(out / "summary.csv"));
+  // A run's record or result as a link: the sweep refuses the folder.
+  const auto records = files_ending(out / "records", ".record");
+  REQUIRE(!records.empty());
+  fs::remove(out / "records" / records.front());
+  fs::create_symlink("../../victim", out / "records" / records.front());
+  const result r = run_ptsim(s.dir, "sweep a.yaml -o out --resume");
+  CHECK(r.exit_code == 2);
+  CHECK(contains(r.err, "is a symbolic link; a sweep writes only inside"));
+  CHECK(slurp(s.dir / "victim") == "keep");
+  // records/ as a link to a folder elsewhere, in a sweep folder; runs/ as one in a new folder.
+  fs::rename(out / "records", s.dir / "moved-records");
+  fs::create_directory_symlink("../moved-records", out / "records");
+  const result rl = run_ptsim(s.dir, "sweep a.yaml -o out --resume");
+  CHECK(rl.exit_code == 2);
+  CHECK(contains(rl.err, "is not a folder of its own"));
+  fs::create_directories(s.dir / "elsewhere");
+  fs::create_directories(s.dir / "out2");
+  fs::create_directory_symlink("../elsewhere", s.dir / "out2" / "runs");
+  const result l = run_ptsim(s.dir, "sweep a.yaml -o out2");
+  CHECK(l.exit_code == 2);
+  CHECK(contains(l.err, "out2"));
+  CHECK(fs::is_empty(s.dir / "elsewhere"));
+}

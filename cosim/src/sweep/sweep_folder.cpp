@@ -46,7 +46,7 @@ void make_dir(const fs::path& p) {
 
 void write_file_atomic(const fs::path& path, const std::string& text) {
   try {
-    postproc::output_file out(path, postproc::output_rules{true, false, false});
+    postproc::output_file out(path, postproc::output_rules{true, false, false, false});  // never via a link
     out.stream() << text;
     out.commit();
   } catch (const postproc::output_error& e) {
@@ -177,6 +177,10 @@ std::vector<std::size_t> sweep_folder::prepare(const scenarios::sweep_spec& swee
   std::vector<std::string> existing;
   for (const auto& run : sweep.runs) {
     if (!mine.contains(run.index)) continue;
+    for (const fs::path& p : {result_path(run.id), record_path(run.id)})
+      if (fs::is_symlink(p, ec))
+        throw folder_error(p.string() + " is a symbolic link; a sweep writes only inside " + where +
+                           ", never through a link: remove it");
     const bool has_result = fs::exists(result_path(run.id), ec), has_record = fs::exists(record_path(run.id), ec);
     if (!resume) {
       if (has_result || has_record) existing.push_back(run.id);

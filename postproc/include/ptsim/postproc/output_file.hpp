@@ -45,6 +45,9 @@ struct output_rules {
   bool force = false;          ///< replace an existing regular file
   bool stream_ok = false;      ///< write through a FIFO or character device (text outputs)
   bool make_parents = false;   ///< create missing parent folders
+  /// false: a symbolic link at the target is refused, not followed (files inside a folder
+  /// ptsim owns, such as a sweep's summary and records, which must stay inside it).
+  bool follow_links = true;
 };
 
 class output_file {
