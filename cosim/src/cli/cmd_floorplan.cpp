@@ -40,9 +40,9 @@ int export_floorplan(const floorplan_args& a) {
     }
     return std::cout ? exit_ok : exit_failed;
   }
+  postproc::install_cleanup_handlers();  // from the claim on, a signal removes the .part and ends
   auto out = claim_output("floorplan", a.output, postproc::output_rules{a.force, true, false});
   if (!out) return exit_bad_input;
-  postproc::install_cleanup_handlers();
   try {
     thermal::write_flp(out->stream(), sc.thermal.fp);
     out->commit();  // written beside the target and renamed: a failure leaves no partial file

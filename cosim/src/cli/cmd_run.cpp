@@ -86,6 +86,7 @@ int run(const run_args& a) {
     return exit_bad_input;
   }
   run_options opts;
+  install_interrupt_handlers();  // before the claims: a signal from here on leaves no .part
   // Every output is claimed before the run, so that a refused path fails now, not after it.
   std::optional<postproc::output_file> out =
       a.output.empty() ? default_output(sc.name) : claim_output("run", a.output, postproc::output_rules{a.force, false, true});
@@ -100,7 +101,6 @@ int run(const run_args& a) {
   opts.progress = !a.quiet && isatty(STDERR_FILENO);
   opts.ops_limit = a.ops_limit;
   opts.record = !a.no_record;
-  install_interrupt_handlers();
   try {
     const run_outcome out = run_scenario(sc, opts);
     if (a.quiet) std::cout << out.result_file.string() << "\n";

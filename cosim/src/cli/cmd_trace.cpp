@@ -69,9 +69,9 @@ void add_trace(CLI::App& app) {
       std::cerr << "ptsim trace: " << e.what() << "\n";
       throw CLI::RuntimeError(exit_bad_input);
     }
+    postproc::install_cleanup_handlers();  // from the claim on, a signal removes the .part and ends
     auto out = claim_output("trace", a->output, postproc::output_rules{a->force, true, false});
     if (!out) throw CLI::RuntimeError(exit_bad_input);
-    postproc::install_cleanup_handlers();  // a signal removes the .part on the way out
     const int rc = write_trace_file(a->result, *out, opt);
     if (rc != exit_ok) throw CLI::RuntimeError(rc);
   });
