@@ -87,6 +87,20 @@ def _named_descriptor(path):
     return None
 
 
+def _linked_descriptor(path):
+    """The descriptor that path, or a link (chain) at path, names; None when none does."""
+    cur = os.fspath(path)
+    for _ in range(40):
+        n = _named_descriptor(cur)
+        if n is not None:
+            return n
+        if not os.path.islink(cur):
+            return None
+        to = os.readlink(cur)
+        cur = to if os.path.isabs(to) else os.path.join(os.path.dirname(cur), to)
+    return None
+
+
 def _resolve(path, stream_ok):
     cur = os.fspath(path)
     if not cur:
@@ -125,7 +139,7 @@ class Output:
         self.force = force
         self._fd = None
         self._done = False
-        self._descriptor = _named_descriptor(path)
+        self._descriptor = _linked_descriptor(path)
         if self._descriptor is not None:
             if not stream_ok:
                 raise OutputError(errno.EINVAL, f"{path} is a descriptor of this process, not a file of its "

@@ -162,6 +162,21 @@ int named_descriptor(const fs::path& p) {
   return -1;
 }
 
+// The descriptor that `p`, or a link (chain) at p, names; -1 when none does.
+int linked_descriptor(const fs::path& p) {
+  fs::path cur = p;
+  for (int hops = 0; hops < 40; ++hops) {
+    if (const int n = named_descriptor(cur); n >= 0) return n;
+    struct stat lst {};
+    if (::lstat(cur.c_str(), &lst) != 0 || !S_ISLNK(lst.st_mode)) return -1;
+    std::error_code ec;
+    const fs::path to = fs::read_symlink(cur, ec);
+    if (ec) return -1;
+    cur = to.is_absolute() ? to : cur.parent_path() / to;
+  }
+  return -1;
+}
+
 enum class found { nothing, regular, stream };
 struct resolved {
   fs::path target;
@@ -354,7 +369,7 @@ struct output_file::impl {
 output_file::output_file(const fs::path& requested, const output_rules& rules) : p_(std::make_unique<impl>()) {
   p_->requested = requested;
   p_->rules = rules;
-  if (const int n = named_descriptor(requested); n >= 0) {
+  if (const int n = linked_descriptor(requested); n >= 0) {
     if (!rules.stream_ok)
       throw output_error(kind::refused, requested.string() + " is a descriptor of this process, not a file of its own; "
                                         "this output is written under a temporary name and renamed: name a file");

@@ -165,6 +165,12 @@ TEST_CASE("-o /dev/stdout: a trace or floorplan goes through the descriptor (a f
   const result f = sh(s.dir, "'" + exe + "' floorplan " + default_scenario() + " -o /dev/fd/1 | cat > got.flp");
   CHECK(f.exit_code == 0);
   CHECK_FALSE(slurp(s.dir / "got.flp").empty());
+  // A link to /proc/self/fd/1: the link stays, the descriptor is written through.
+  fs::create_symlink("/proc/self/fd/1", s.dir / "out-link");
+  const result l = sh(s.dir, "'" + exe + "' trace r.h5 -o out-link --force > via-link.json");
+  CHECK(l.exit_code == 0);
+  CHECK(S_ISLNK(lmode(s.dir / "out-link")));
+  CHECK(contains(slurp(s.dir / "via-link.json"), "\"traceEvents\""));
   const result r = sh(s.dir, "'" + exe + "' run -o /dev/stdout --force" + quick + " > got.h5");
   CHECK(r.exit_code == 2);
   CHECK(contains(r.err, "/dev/stdout is a descriptor of this process"));

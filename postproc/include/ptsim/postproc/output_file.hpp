@@ -10,8 +10,8 @@
 //    (`-o /dev/stdout`, `-o /dev/null`) is written through, never renamed over, when the
 //    output is a stream of text (`stream_ok`); otherwise it is refused like a directory, a
 //    socket or a block device, which are always refused.
-//  - /dev/stdout, /dev/stderr, /dev/fd/N and /proc/self/fd/N name a descriptor of this
-//    process: a text output is written through it (whatever it is: a terminal, a pipe, a
+//  - /dev/stdout, /dev/stderr, /dev/fd/N and /proc/self/fd/N (or a link to one) name a
+//    descriptor of this process: a text output is written through it (whatever it is: a terminal, a pipe, a
 //    file the shell opened with `>`); a renamed output (HDF5) refuses it.
 //  - A file is written as "<target>.part", created exclusively and locked (an open file
 //    description lock) for as long as the writer lives; commit() renames it over the
