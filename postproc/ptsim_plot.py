@@ -16,6 +16,7 @@ import numpy as np  # noqa: E402
 from matplotlib import colors as mcolors  # noqa: E402
 from matplotlib.patches import Rectangle  # noqa: E402
 
+import ptsim_output  # noqa: E402
 import ptsim_results  # noqa: E402
 
 FORMATS = (".png", ".svg", ".pdf")
@@ -30,16 +31,42 @@ class PlotError(ValueError):
     """A bad request (unknown metric, wrong extension, time outside the run)."""
 
 
+def _is_stream(out):
+    """Standard output by name, a FIFO or a character device: written through (PNG unless
+    the name ends in .svg or .pdf)."""
+    if ptsim_output._named_descriptor(out) is not None:
+        return True
+    try:
+        import stat
+        mode = os.stat(out).st_mode
+        return stat.S_ISFIFO(mode) or stat.S_ISCHR(mode)
+    except OSError:
+        return False
+
+
+def _format(out):
+    ext = os.path.splitext(out)[1].lower()
+    return ext.lstrip(".") if ext in FORMATS else "png"
+
+
 def _check_output(out):
     ext = os.path.splitext(out)[1].lower()
-    if ext not in FORMATS:
+    if ext not in FORMATS and not _is_stream(out):
         raise PlotError(f"{out}: expected an output file ending in .png, .svg or .pdf, "
                         f"found '{ext or 'no extension'}'")
 
 
-def _save(fig, out):
-    fig.savefig(out, dpi=120)
-    plt.close(fig)
+def _save(fig, out, force=False):
+    """Saves through ptsim's output rule (ptsim_output): an existing regular file only with
+    force, never renamed over a device, FIFO or directory (a FIFO or /dev/stdout is written
+    through), written as out.part and renamed."""
+    fmt = _format(out)
+    try:
+        with ptsim_output.Output(out, force=force, stream_ok=True) as o:
+            with o.open() as f:
+                fig.savefig(f, dpi=120, format=fmt)
+    finally:
+        plt.close(fig)
 
 
 def _legend_outside(ax, **kw):
@@ -73,7 +100,7 @@ def throttled_spans(time, throttled, period):
     return [tuple(s) for s in spans]
 
 
-def timeline(path, out):
+def timeline(path, out, force=False):
     """Frequency, power, temperature and utilisation per domain/component/block over time,
     with throttled periods shaded."""
     _check_output(out)
@@ -119,7 +146,7 @@ def timeline(path, out):
     if len(time):
         axes[-1].set_xlim(max(0.0, time[0] - period), time[-1])
     fig.suptitle(_title(run, "timeline"))
-    _save(fig, out)
+    _save(fig, out, force)
     return drawn
 
 
@@ -138,7 +165,7 @@ def _parse_time(text):
         raise PlotError(f"--at: expected a time ('2.5 s', '300 ms') or 'peak', found '{text}'")
 
 
-def heatmap(path, out, at="peak"):
+def heatmap(path, out, at="peak", force=False):
     """The floorplan to scale, each block coloured by its temperature at one sample: the
     hottest moment of the run (at='peak') or the sample nearest to a time in seconds."""
     _check_output(out)
@@ -196,7 +223,7 @@ def heatmap(path, out, at="peak"):
     bar = fig.colorbar(plt.cm.ScalarMappable(norm=norm, cmap=cmap), ax=ax, shrink=0.85)
     bar.set_label("temperature (°C)")
     ax.set_title(_title(run, f"temperatures at t = {time[k]:g} s ({when})"), fontsize="medium")
-    _save(fig, out)
+    _save(fig, out, force)
     return {"time": float(time[k]), "index": k, "temperature": sample, "rects": rects,
             "colors": colors, "vmin": vmin, "vmax": vmax}
 
@@ -236,7 +263,7 @@ def pareto_front(x, y, x_dir, y_dir):
     return sorted(front, key=lambda i: x[i])
 
 
-def pareto(inputs, out, x="latency_p99_s", y="perf_per_watt"):
+def pareto(inputs, out, x="latency_p99_s", y="perf_per_watt", force=False):
     """One point per configuration (replicates: mean with 95% CI bars), the Pareto front of
     the two metrics highlighted, points labelled by their swept parameters."""
     _check_output(out)
@@ -276,12 +303,12 @@ def pareto(inputs, out, x="latency_p99_s", y="perf_per_watt"):
     _legend_outside(ax)
     ax.margins(0.12)
     ax.set_title(f"Pareto front: {y} vs {x} ({len(xs)} configurations)")
-    _save(fig, out)
+    _save(fig, out, force)
     return {"x": xs, "y": ys, "x_ci95": xci, "y_ci95": yci, "labels": labels, "front": front,
             "x_metric": x, "y_metric": y, "runs": configs["runs"].tolist()}
 
 
-def compare(inputs, out, metrics=None):
+def compare(inputs, out, metrics=None, force=False):
     """Bars of the main metrics, one bar per configuration (replicates: mean, 95% CI)."""
     _check_output(out)
     configs = _configurations(inputs)
@@ -324,7 +351,7 @@ def compare(inputs, out, metrics=None):
         ax.set_visible(False)
     note = " (bars: mean, whiskers: 95% CI over seeds)" if configs["n"].max() > 1 else ""
     fig.suptitle(f"Comparison of {len(labels)} configurations{note}")
-    _save(fig, out)
+    _save(fig, out, force)
     return drawn
 
 
@@ -351,19 +378,23 @@ def main(argv=None):
     c.add_argument("inputs", nargs="+", help="result files or folders")
     c.add_argument("-o", "--output", required=True)
     c.add_argument("--metrics", help="comma-separated metric names (default: the main ones)")
+    for sp in (t, h, pa, c):
+        sp.add_argument("--force", action="store_true",
+                        help="replace an existing output file (a regular file only)")
     a = p.parse_args(argv)
     try:
         if a.command == "timeline":
-            timeline(a.run, a.output)
+            timeline(a.run, a.output, force=a.force)
         elif a.command == "heatmap":
-            heatmap(a.run, a.output, a.at)
+            heatmap(a.run, a.output, a.at, force=a.force)
         elif a.command == "pareto":
-            pareto(a.inputs, a.output, a.x, a.y)
+            pareto(a.inputs, a.output, a.x, a.y, force=a.force)
         else:
-            compare(a.inputs, a.output, a.metrics.split(",") if a.metrics else None)
+            compare(a.inputs, a.output, a.metrics.split(",") if a.metrics else None, force=a.force)
     except (PlotError, ValueError, OSError, KeyError, RuntimeError) as e:
         msg = e.args[0] if isinstance(e, KeyError) and e.args else e
         print(f"ptsim-plot: {msg}", file=sys.stderr)
         return 2
-    print(a.output)
+    if ptsim_output._named_descriptor(a.output) != 1:  # (not into the image itself)
+        print(a.output)
     return 0

@@ -1,6 +1,7 @@
 #include "ptsim/cosim/interrupt.hpp"
 
 #include <csignal>
+#include <initializer_list>
 
 namespace ptsim::cosim {
 namespace {
@@ -12,8 +13,15 @@ void install_interrupt_handlers() {
   struct sigaction sa {};
   sa.sa_handler = on_signal;
   sigemptyset(&sa.sa_mask);
-  sigaction(SIGINT, &sa, nullptr);
-  sigaction(SIGTERM, &sa, nullptr);
+  // Every signal that would end the process without unwinding, so that the .part goes too.
+  // SIGHUP or SIGPIPE ignored when the program started (nohup) stays ignored; SIGINT is
+  // caught even so (a shell starts background jobs with it ignored; `kill -INT` stops them).
+  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE}) {
+    struct sigaction old {};
+    if ((sig == SIGHUP || sig == SIGPIPE) && sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_IGN)
+      continue;
+    sigaction(sig, &sa, nullptr);
+  }
 }
 
 int interrupt_signal() { return stop_signal; }

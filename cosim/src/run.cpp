@@ -71,7 +71,9 @@ run_outcome run_scenario(const scenarios::scenario& sc, const run_options& opts)
   postproc::timeseries_layout layout = timeseries_layout_for(loop);
   if (opts.record)
     layout.expected_samples = static_cast<std::size_t>(std::ceil(sc.duration.value() / sc.record_period.value()));
-  postproc::result_writer writer(opts.output, meta, layout, sc.record_period.value());
+  postproc::output_file claim = opts.claimed ? std::move(*opts.claimed)
+                                           : postproc::output_file(opts.output, postproc::output_rules{true, false, true});
+  postproc::result_writer writer(std::move(claim), meta, layout, sc.record_period.value());
   {
     std::vector<postproc::floorplan_row> rows;
     for (const auto& b : sc.thermal.fp.blocks()) rows.push_back({b.name, b.x_m, b.y_m, b.width_m, b.height_m});

@@ -118,6 +118,10 @@ handle file_access_properties(const context& ctx) {
   // chunk indexes (HDF5 1.10 and later, h5py, netCDF 4.4+ read it).
   ctx.check_status(H5Pset_libver_bounds(fapl.get(), H5F_LIBVER_V110, H5F_LIBVER_LATEST),
                    "cannot set file properties");
+  // HDF5's own whole-file lock is off: the output claim's lock already keeps other writers
+  // out (output_file.hpp), and on file systems that emulate flock with byte-range locks
+  // (NFS) HDF5's would collide with it.
+  ctx.check_status(H5Pset_file_locking(fapl.get(), false, true), "cannot set file properties");
   return fapl;
 }
 

@@ -194,6 +194,7 @@ void gather_columns(const double* in, std::size_t n, std::size_t stride, std::si
 struct result_writer::impl {
   fs::path final_path;
   fs::path part_path;
+  std::optional<output_file> out;  ///< the claim on part_path; publishes the file
   h5::context ctx;
   h5::handle file;
 
@@ -295,14 +296,11 @@ struct result_writer::impl {
 void result_writer::impl::create(const run_metadata& meta, const timeseries_layout& layout,
                                  double record_period_s) {
   check_layout(layout, ctx);
-  // A .part left by a crashed run is stale by definition: replace it, then create exclusively.
-  std::error_code ec;
-  fs::remove(part_path, ec);
-  if (ec) ctx.fail_plain("cannot remove stale file: " + ec.message());
+  // part_path is this writer's own (the claim in `out` holds it): create the file over it.
 
   const h5::handle fcpl = h5::file_create_properties(ctx);
   const h5::handle fapl = h5::file_access_properties(ctx);
-  file = h5::handle{ctx.check(H5Fcreate(part_path.c_str(), H5F_ACC_EXCL, fcpl.get(), fapl.get()),
+  file = h5::handle{ctx.check(H5Fcreate(part_path.c_str(), H5F_ACC_TRUNC, fcpl.get(), fapl.get()),
                               "cannot create result file"),
                     H5Fclose};
 
@@ -627,17 +625,20 @@ void result_writer::impl::abandon() noexcept {
   h5::quiet_errors quiet;
   close_objects();
   file.reset();
-  std::error_code ec;
-  fs::remove(part_path, ec);
+  if (out) out->abandon();
 }
 
 result_writer::result_writer(fs::path final_path, const run_metadata& meta,
                              const timeseries_layout& layout, double record_period_s)
+    : result_writer(output_file(final_path, output_rules{true, false, false}), meta, layout, record_period_s) {}
+
+result_writer::result_writer(output_file out, const run_metadata& meta, const timeseries_layout& layout,
+                             double record_period_s)
     : p_(std::make_unique<impl>()) {
   h5::quiet_errors quiet;
-  p_->final_path = std::move(final_path);
-  p_->part_path = p_->final_path;
-  p_->part_path += ".part";
+  p_->final_path = out.requested();
+  p_->part_path = out.write_path();
+  p_->out.emplace(std::move(out));
   p_->ctx.path = p_->part_path.string();
   p_->create(meta, layout, record_period_s);  // on throw, ~impl removes what was created
 }
@@ -764,10 +765,11 @@ void result_writer::commit(double wall_s) {
   w.close_objects();
   w.ctx.check_status(H5Fflush(w.file.get(), H5F_SCOPE_GLOBAL), "cannot flush result file");
   w.ctx.check_status(w.file.close(), "cannot close result file");
-  std::error_code ec;
-  fs::rename(w.part_path, w.final_path, ec);
-  if (ec)
-    w.ctx.fail_plain("cannot rename to " + w.final_path.string() + ": " + ec.message());
+  try {
+    w.out->commit();  // the rename, under the claim's rules
+  } catch (const output_error& e) {
+    throw std::runtime_error(e.what());  // names the file and why
+  }
   w.committed = true;
 }
 

@@ -13,6 +13,7 @@
 #include "h5_handle.hpp"
 #include "h5_io.hpp"
 #include "number_text.hpp"
+#include "ptsim/postproc/output_file.hpp"
 
 namespace ptsim::postproc {
 
@@ -175,27 +176,18 @@ std::string sweep_summary_csv(const sweep_summary& s) {
 
 void write_sweep_summary(const fs::path& dir, const sweep_summary& s) {
   check_shape(s);
-  const fs::path h5_path = dir / "summary.h5", csv_path = dir / "summary.csv";
-  const fs::path h5_part = h5_path.string() + ".part", csv_part = csv_path.string() + ".part";
-  std::error_code ec;
+  // Regenerated from the folder every time: an existing summary (a regular file) is replaced.
+  // Never through a link: a sweep writes only inside its folder.
+  const output_rules rules{true, false, false, false};
   try {
-    write_h5(h5_part, s);
-    {
-      std::ofstream out(csv_part, std::ios::binary | std::ios::trunc);
-      out << sweep_summary_csv(s);
-      out.close();
-      if (!out) throw std::runtime_error(csv_part.string() + ": cannot write");
-    }
-    fs::rename(h5_part, h5_path);
-    fs::rename(csv_part, csv_path);
-  } catch (const fs::filesystem_error& e) {
-    fs::remove(h5_part, ec);
-    fs::remove(csv_part, ec);
+    output_file h5(dir / "summary.h5", rules);
+    output_file csv(dir / "summary.csv", rules);
+    write_h5(h5.write_path(), s);
+    csv.stream() << sweep_summary_csv(s);
+    h5.commit();
+    csv.commit();
+  } catch (const output_error& e) {
     throw std::runtime_error(std::string("cannot write the sweep summary: ") + e.what());
-  } catch (...) {
-    fs::remove(h5_part, ec);
-    fs::remove(csv_part, ec);
-    throw;
   }
 }
 

@@ -1,9 +1,38 @@
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 
 #include "resolve.hpp"
 
 namespace ptsim::scenarios {
+
+std::optional<std::string> file_name_problem(const std::string& name) {
+  const std::string expected =
+      "expected a name that can be a file name (no '/' or '\\', no control characters, not '.' or '..', "
+      "at most 200 bytes), found ";
+  auto quoted = [&] {
+    std::string q;
+    for (unsigned char ch : name) {
+      if (ch < 0x20 || ch == 0x7f) {
+        char buf[8];
+        std::snprintf(buf, sizeof buf, "\\x%02x", ch);
+        q += buf;
+      } else {
+        q += static_cast<char>(ch);
+      }
+    }
+    return "'" + q + "'";
+  };
+  if (name.empty()) return expected + "an empty name";
+  if (name == "." || name == "..") return expected + quoted();
+  if (name.size() > 200) return expected + "a name of " + std::to_string(name.size()) + " bytes";
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    const unsigned char ch = static_cast<unsigned char>(name[i]);
+    if (ch == '/' || ch == '\\' || ch < 0x20 || ch == 0x7f)
+      return expected + quoted() + " (character " + std::to_string(i + 1) + ")";
+  }
+  return std::nullopt;
+}
 
 override_kv parse_override(const std::string& arg) {
   auto eq = arg.find('=');

@@ -1089,6 +1089,8 @@ double platform_floor_W(const scenario& sc) {
 
 void resolve(const view& root, scenario& sc) {
   sc.name = root.str("name");
+  // The name becomes results/<name>-<time>.h5: it must be a file name, not a path.
+  if (auto why = file_name_problem(sc.name)) root.fail(*why, "name");
   sc.duration = units::seconds(root.si("duration"));
   sc.control_period = units::seconds(root.si("control_period"));
   sc.record_period = units::seconds(root.si("record_period"));

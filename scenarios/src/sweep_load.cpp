@@ -375,8 +375,12 @@ sweep_spec load_sweep_text(const std::string& text, const std::string& file) {
   s.text = text;
   s.name = fs::path(file).stem().string();
   if (auto it = top.find("name"); it != top.end()) {
-    if (it->second.value.IsScalar() && !it->second.value.Scalar().empty()) s.name = it->second.value.Scalar();
-    else c.report(it->second.value, "name", "expected a non-empty string, found " + found(it->second.value));
+    if (!it->second.value.IsScalar() || it->second.value.Scalar().empty())
+      c.report(it->second.value, "name", "expected a non-empty string, found " + found(it->second.value));
+    else if (auto why = file_name_problem(it->second.value.Scalar()))  // it names results/<name>
+      c.report(it->second.value, "name", *why);
+    else
+      s.name = it->second.value.Scalar();
   }
   if (auto it = top.find("description"); it != top.end() && !it->second.value.IsScalar())
     c.report(it->second.value, "description", "expected a string, found " + found(it->second.value));

@@ -154,6 +154,55 @@ try:
             rc = ptsim_plot.main(args)
         assert rc == 2 and needle in err.getvalue(), (args, rc, err.getvalue())
         assert not os.path.exists(os.path.join(R.dir, "x.png"))
+
+    # 5. The output rule (ptsim_output, as the C++ writers): an existing file only with
+    #    --force, a FIFO written through and left a FIFO, a directory refused, a link followed
+    #    and kept, an output another writer holds refused, no .part left behind.
+    import stat
+    import threading
+
+    import ptsim_output
+
+    def main_rc(args):
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+            rc = ptsim_plot.main(args)
+        return rc, err.getvalue()
+
+    with open("exists.png", "wb") as f:
+        f.write(b"keep")
+    rc, err = main_rc(["timeline", hot, "-o", "exists.png"])
+    assert rc == 2 and "exists; refusing to overwrite it (use --force)" in err, (rc, err)
+    assert open("exists.png", "rb").read() == b"keep"
+    assert main_rc(["timeline", hot, "-o", "exists.png", "--force"])[0] == 0
+    check_png("exists.png")
+    os.mkfifo("fifo.png")
+    got = {}
+    reader = threading.Thread(target=lambda: got.update(data=open("fifo.png", "rb").read()))
+    reader.start()
+    rc, err = main_rc(["timeline", hot, "-o", "fifo.png", "--force"])
+    reader.join()
+    assert rc == 0, err
+    assert got["data"].startswith(b"\x89PNG"), got["data"][:16]
+    assert stat.S_ISFIFO(os.lstat("fifo.png").st_mode)
+    os.mkdir("dir.png")
+    rc, err = main_rc(["timeline", hot, "-o", "dir.png", "--force"])
+    assert rc == 2 and "is a directory, not a regular file" in err, (rc, err)
+    assert os.listdir("dir.png") == []
+    os.symlink("exists.png", "link.png")
+    assert main_rc(["heatmap", hot, "-o", "link.png", "--force"])[0] == 0
+    assert os.path.islink("link.png")
+    check_png("exists.png")
+    with ptsim_output.Output("held.png") as held:
+        rc, err = main_rc(["timeline", hot, "-o", "held.png", "--force"])
+        assert rc == 2 and "is being written by" in err, (rc, err)
+        with open(held.path, "wb") as f:
+            f.write(b"mine")
+    assert open("held.png", "rb").read() == b"mine"
+    assert not [n for n in os.listdir(".") if n.endswith(".part")], os.listdir(".")
+    with open("stdout.png", "wb") as f:  # -o /dev/stdout: through the descriptor, image only
+        subprocess.run([plot_cli, "timeline", hot, "-o", "/dev/stdout"], stdout=f, check=True)
+    check_png("stdout.png")
 finally:
     R.cleanup()
 print("results test_plots: ok")

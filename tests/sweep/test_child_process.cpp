@@ -86,3 +86,18 @@ TEST_CASE("a program that cannot be started fails with a message") {
   CHECK(sw::describe_status(c.status()) == "exited with status 127");
   CHECK(sw::last_line(c.stderr_tail()) == "cannot execute /nonexistent/ptsim");
 }
+
+TEST_CASE("a failure keeps its first line and its last, however much the run wrote between them") {
+  CHECK(sw::failure_text("std::bad_alloc\nmore\n", "more\nptsim run: failed\n") == "std::bad_alloc ... ptsim run: failed");
+  CHECK(sw::failure_text("only\n", "only\n") == "only");
+  CHECK(sw::failure_text("", "") == "");
+  CHECK(sw::first_line("\n  \n  first  \nsecond") == "first");
+  // A real process: the first line survives 100 KiB of output after it (the tail is 8 KiB).
+  sw::child_process c({"/bin/sh", "-c",
+                       "echo 'the cause: std::bad_alloc' >&2; i=0; while [ $i -lt 2000 ]; do "
+                       "echo 'noise noise noise noise noise noise noise noise noise' >&2; i=$((i+1)); done; "
+                       "echo 'the end' >&2; exit 1"},
+                      sw::run_environment());
+  finish(c);
+  CHECK(sw::failure_text(c.stderr_head(), c.stderr_tail()) == "the cause: std::bad_alloc ... the end");
+}

@@ -40,32 +40,15 @@ int export_floorplan(const floorplan_args& a) {
     }
     return std::cout ? exit_ok : exit_failed;
   }
-  if (!may_write_output("floorplan", a.output, a.force)) return exit_bad_input;
-  const fs::path out = a.output;
-  // Written beside the target and renamed, so a failure leaves no partial file.
-  const fs::path part = out.string() + ".part";
-  std::string why;
-  {
-    std::ofstream f(part);
-    try {
-      if (f) thermal::write_flp(f, sc.thermal.fp);
-    } catch (const std::exception& e) {
-      why = e.what();
-    }
-    f.close();
-    if (!f && why.empty()) why = "cannot write " + a.output;
-  }
-  if (!why.empty()) {
-    std::error_code ec;
-    fs::remove(part, ec);
-    std::cerr << "ptsim floorplan: " << why << "\n";
-    return exit_failed;
-  }
-  std::error_code ec;
-  fs::rename(part, out, ec);
-  if (ec) {
-    fs::remove(part, ec);
-    std::cerr << "ptsim floorplan: cannot write " << a.output << "\n";
+  postproc::install_cleanup_handlers();  // from the claim on, a signal removes the .part and ends
+  auto out = claim_output("floorplan", a.output, postproc::output_rules{a.force, true, false});
+  if (!out) return exit_bad_input;
+  try {
+    thermal::write_flp(out->stream(), sc.thermal.fp);
+    out->commit();  // written beside the target and renamed: a failure leaves no partial file
+  } catch (const std::exception& e) {
+    out->abandon();
+    std::cerr << "ptsim floorplan: " << e.what() << "\n";
     return exit_failed;
   }
   return exit_ok;
@@ -81,7 +64,7 @@ void add_floorplan(CLI::App& app) {
   cmd->add_option("--set", a->sets, "Override a scenario key: dotted.path=value (repeatable)")
       ->type_name("KEY=VALUE")
       ->allow_extra_args(false);
-  cmd->add_flag("--force", a->force, "Overwrite an existing output file");
+  cmd->add_flag("--force", a->force, "Overwrite an existing output file (a regular file only)");
   cmd->callback([a] {
     const int rc = export_floorplan(*a);
     if (rc != exit_ok) throw CLI::RuntimeError(rc);

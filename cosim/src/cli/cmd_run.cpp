@@ -6,6 +6,7 @@
 #include <ctime>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 
 #include "commands.hpp"
 #include "output_file.hpp"
@@ -13,6 +14,7 @@
 #include "ptsim/cosim/interrupt.hpp"
 #include "ptsim/cosim/run.hpp"
 #include "ptsim/postproc/report.hpp"
+#include "ptsim/scenarios/scenario.hpp"
 
 namespace ptsim::cosim::cli {
 namespace fs = std::filesystem;
@@ -30,18 +32,33 @@ struct run_args {
   bool no_record = false;
 };
 
-// results/<name>-<UTC timestamp>.h5, never an existing file.
-fs::path default_output(const std::string& name) {
+// results/<name>-<UTC timestamp>.h5, claimed (never an existing file, never one another run is
+// writing). The scenario loader has refused names that are not file names; checked again here
+// so that nothing but a plain name under results/ can come out.
+std::optional<postproc::output_file> default_output(const std::string& name) {
+  if (auto why = scenarios::file_name_problem(name)) {
+    std::cerr << "ptsim run: the scenario's name cannot name its result file: " << *why << "; give -o\n";
+    return std::nullopt;
+  }
   std::time_t t = std::time(nullptr);
   std::tm tm{};
   gmtime_r(&t, &tm);
   char stamp[32];
   std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
-  fs::path dir = "results";
-  fs::path p = dir / (name + "-" + stamp + ".h5");
-  for (int i = 1; fs::exists(p) || fs::exists(p.string() + ".part"); ++i)
-    p = dir / (name + "-" + stamp + "-" + std::to_string(i) + ".h5");
-  return p;
+  const fs::path dir = "results";
+  const postproc::output_rules rules{false, false, true};
+  for (int i = 0;; ++i) {
+    const fs::path p = dir / (name + "-" + stamp + (i ? "-" + std::to_string(i) : std::string()) + ".h5");
+    try {
+      return postproc::output_file(p, rules);
+    } catch (const postproc::output_error& e) {
+      // Taken (a result, or one being written): the next number. Anything else is an error.
+      if ((e.why != postproc::output_error::kind::exists && e.why != postproc::output_error::kind::busy) || i > 1000) {
+        std::cerr << "ptsim run: " << e.what() << "\n";
+        return std::nullopt;
+      }
+    }
+  }
 }
 
 void print_summary(const run_outcome& out) {
@@ -78,34 +95,33 @@ int run(const run_args& a) {
     return exit_bad_input;
   }
   for (const auto& w : sc.warnings) std::cerr << w.to_string() << "\n";
-  run_options opts;
-  if (a.output.empty()) {
-    opts.output = default_output(sc.name);
-  } else {
-    if (!may_write_output("run", a.output, a.force)) return exit_bad_input;
-    opts.output = a.output;
-  }
-  std::error_code ec;
-  if (opts.output.has_parent_path()) fs::create_directories(opts.output.parent_path(), ec);
-  if (ec) {
-    std::cerr << "ptsim run: cannot create " << opts.output.parent_path() << ": " << ec.message() << "\n";
-    return exit_bad_input;
-  }
   {
-    // Refused before anything is simulated or written: a run that would outgrow the disk,
+    // Refused before any output is claimed, simulated or written: a run that would outgrow the disk,
     // the memory or the arrival bound, with the estimate and the --set that lifts it.
     const run_estimate est = estimate_run(sc, a.ops_limit);
-    const auto over = exceeded_limits(est, sc, opts.output);
+    const auto over = exceeded_limits(est, sc, a.output.empty() ? fs::path("results") / "run.h5" : fs::path(a.output));
     if (!over.empty()) {
       for (const auto& m : over) std::cerr << "ptsim run: refused: " << m << "\n";
       std::cerr << "ptsim run: " << describe(est) << "\n";
       return exit_bad_input;
     }
   }
+  run_options opts;
+  install_interrupt_handlers();  // before the claims: a signal from here on leaves no .part
+  // Every output is claimed before the run, so that a refused path fails now, not after it.
+  std::optional<postproc::output_file> out =
+      a.output.empty() ? default_output(sc.name) : claim_output("run", a.output, postproc::output_rules{a.force, false, true});
+  if (!out) return exit_bad_input;
+  std::optional<postproc::output_file> trace_out;
+  if (!a.trace.empty()) {
+    trace_out = claim_output("run", a.trace, postproc::output_rules{a.force, true, true});
+    if (!trace_out) return exit_bad_input;
+  }
+  opts.output = out->requested();
+  opts.claimed = std::make_shared<postproc::output_file>(std::move(*out));
   opts.progress = !a.quiet && isatty(STDERR_FILENO);
   opts.ops_limit = a.ops_limit;
   opts.record = !a.no_record;
-  install_interrupt_handlers();
   try {
     const run_outcome out = run_scenario(sc, opts);
     if (a.quiet) std::cout << out.result_file.string() << "\n";
@@ -118,7 +134,16 @@ int run(const run_args& a) {
     std::cerr << "ptsim run: " << e.what() << "\n";
     return exit_failed;
   }
-  if (!a.trace.empty() && write_trace_file(opts.output, a.trace, {}) != exit_ok) return exit_failed;
+  // A signal that came after the last control tick: the result is complete and kept; the
+  // rest (the trace) is not written.
+  if (const int sig = interrupt_signal()) {
+    std::cerr << "ptsim run: interrupted after the result was written; no trace written\n";
+    return 128 + sig;
+  }
+  if (trace_out) {
+    postproc::install_cleanup_handlers();  // from here a signal removes the trace's .part and ends
+    if (write_trace_file(opts.output, *trace_out, {}) != exit_ok) return exit_failed;
+  }
   return exit_ok;
 }
 
@@ -133,7 +158,7 @@ void add_run(CLI::App& app) {
       ->type_name("KEY=VALUE")
       ->allow_extra_args(false);
   cmd->add_option("--seed", a->seed, "Random seed (overrides the scenario's)")->check(CLI::NonNegativeNumber);
-  cmd->add_flag("--force", a->force, "Overwrite an existing output file");
+  cmd->add_flag("--force", a->force, "Overwrite an existing result or trace file (a regular file only)");
   cmd->add_flag("-q,--quiet", a->quiet, "Print only the result file's path");
   cmd->add_option("--trace", a->trace, "Also write a Chrome trace-event JSON of the run (see `ptsim trace`)")
       ->type_name("T.json");

@@ -57,7 +57,9 @@ int sweep(const sweep_args& a) {
       std::cerr << "ptsim sweep: --timeout: " << e.what() << "\n";
       return exit_bad_input;
     }
-    if (!(o.timeout_s > 0) || !std::isfinite(o.timeout_s)) {
+    // inf (or a duration no clock can reach) means no timeout, never "already expired".
+    if (std::isinf(o.timeout_s) && o.timeout_s > 0) o.timeout_s = 0;
+    else if (!(o.timeout_s > 0)) {
       std::cerr << "ptsim sweep: --timeout: expected a duration > 0, e.g. \"30 s\", found '" << a.timeout << "'\n";
       return exit_bad_input;
     }
@@ -98,7 +100,7 @@ void add_sweep(CLI::App& app) {
       ->check(CLI::Range(1u, 4096u));
   cmd->add_flag("--resume", a->resume, "Keep complete runs in DIR, remove partial ones, run the rest");
   cmd->add_option("--shard", a->shard, "Run only the runs whose index % N == K (K from 0)")->type_name("K/N");
-  cmd->add_option("--timeout", a->timeout, "Bound on one run's wall time, e.g. \"10 min\" (a bare number is seconds)")
+  cmd->add_option("--timeout", a->timeout, "Bound on one run's wall time, e.g. \"10 min\" (a bare number is seconds; inf: no bound)")
       ->type_name("DURATION");
   cmd->add_option("--merge", a->merge, "Build DIR/summary.h5 and DIR/summary.csv from the runs in DIR (shards)")
       ->type_name("DIR");

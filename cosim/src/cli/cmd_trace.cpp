@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "commands.hpp"
+#include "output_file.hpp"
 #include "ptsim/postproc/trace.hpp"
 #include "ptsim/scenarios/unit_parser.hpp"
 
@@ -13,21 +14,14 @@ namespace ptsim::cosim::cli {
 
 namespace fs = std::filesystem;
 
-int write_trace_file(const fs::path& result, const fs::path& out, const postproc::trace_options& opt) {
-  const fs::path part = out.string() + ".part";
+int write_trace_file(const fs::path& result, postproc::output_file& out, const postproc::trace_options& opt) {
   try {
     const postproc::result_reader r(result);
-    {
-      std::ofstream f(part, std::ios::binary | std::ios::trunc);
-      if (!f) throw std::runtime_error(part.string() + ": cannot create the trace file");
-      postproc::write_trace(r, f, opt);
-      f.flush();
-      if (!f) throw std::runtime_error(part.string() + ": cannot write the trace file");
-    }
-    fs::rename(part, out);
+    std::ostream& f = out.stream();
+    postproc::write_trace(r, f, opt);
+    out.commit();  // flushes; renames the .part over the target (or ends a write-through)
   } catch (const std::exception& e) {
-    std::error_code ec;
-    fs::remove(part, ec);
+    out.abandon();
     std::cerr << "ptsim trace: " << e.what() << "\n";
     return exit_bad_input;
   }
@@ -38,6 +32,7 @@ namespace {
 
 struct trace_args {
   std::string result, output, from, to;
+  bool force = false;
 };
 
 // "2.5 s", "300 ms", or a bare number of seconds.
@@ -62,7 +57,10 @@ void add_trace(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "trace", "Write a run as Chrome trace-event JSON (Perfetto UI, chrome://tracing)");
   cmd->add_option("result", a->result, "Result file (.h5)")->required();
-  cmd->add_option("-o,--output", a->output, "Trace file (.json)")->required();
+  cmd->add_option("-o,--output", a->output,
+                  "Trace file (.json); a FIFO or character device (/dev/stdout) is written through")
+      ->required();
+  cmd->add_flag("--force", a->force, "Overwrite an existing trace file (a regular file only)");
   cmd->add_option("--from", a->from, "Start of the time window (e.g. \"2 s\", \"500 ms\")")->type_name("TIME");
   cmd->add_option("--to", a->to, "End of the time window")->type_name("TIME");
   cmd->callback([a] {
@@ -75,7 +73,10 @@ void add_trace(CLI::App& app) {
       std::cerr << "ptsim trace: " << e.what() << "\n";
       throw CLI::RuntimeError(exit_bad_input);
     }
-    const int rc = write_trace_file(a->result, a->output, opt);
+    postproc::install_cleanup_handlers();  // from the claim on, a signal removes the .part and ends
+    auto out = claim_output("trace", a->output, postproc::output_rules{a->force, true, false});
+    if (!out) throw CLI::RuntimeError(exit_bad_input);
+    const int rc = write_trace_file(a->result, *out, opt);
     if (rc != exit_ok) throw CLI::RuntimeError(rc);
   });
 }

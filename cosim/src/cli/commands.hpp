@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <filesystem>
 
+#include "ptsim/postproc/output_file.hpp"
 #include "ptsim/postproc/trace.hpp"
 
 namespace ptsim::cosim::cli {
@@ -21,9 +22,10 @@ int run_thermal(int argc, char** argv);
 /// Exit codes.
 inline constexpr int exit_ok = 0, exit_failed = 1, exit_bad_input = 2;
 
-/// Writes the trace of a result file to `out` (via out.part); reports errors on stderr.
-/// Returns an exit code. Used by `trace` and by `run --trace`.
-int write_trace_file(const std::filesystem::path& result, const std::filesystem::path& out,
+/// Writes the trace of a result file to the claimed output `out` and commits it; reports
+/// errors on stderr (and abandons `out`). Returns an exit code. Used by `trace` and by
+/// `run --trace`.
+int write_trace_file(const std::filesystem::path& result, postproc::output_file& out,
                      const postproc::trace_options& opt);
 
 /// Folders searched for the scenario library, in order.

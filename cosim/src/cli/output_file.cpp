@@ -1,14 +1,17 @@
 #include "output_file.hpp"
 
-#include <filesystem>
 #include <iostream>
 
 namespace ptsim::cosim::cli {
 
-bool may_write_output(const std::string& command, const std::string& output, bool force) {
-  if (force || !std::filesystem::exists(output)) return true;
-  std::cerr << "ptsim " << command << ": " << output << " exists; refusing to overwrite it (use --force)\n";
-  return false;
+std::optional<postproc::output_file> claim_output(const std::string& command, const std::string& output,
+                                                  const postproc::output_rules& rules) {
+  try {
+    return postproc::output_file(output, rules);
+  } catch (const postproc::output_error& e) {
+    std::cerr << "ptsim " << command << ": " << e.what() << "\n";
+    return std::nullopt;
+  }
 }
 
 }  // namespace ptsim::cosim::cli

@@ -1,12 +1,17 @@
 #pragma once
-// Internal: the rule every command that writes a named output file follows before
-// writing it (`run -o`, `floorplan -o`).
+// Internal: every command that writes a named output claims it here first, under the one
+// set of rules in ptsim/postproc/output_file.hpp (what may be replaced, the exclusive .part,
+// the rename that commits). `run -o`, `run --trace`, `trace -o`, `floorplan -o`.
+#include <optional>
 #include <string>
+
+#include "ptsim/postproc/output_file.hpp"
 
 namespace ptsim::cosim::cli {
 
-/// False when `output` exists and --force was not given, after saying so on stderr:
-/// "ptsim COMMAND: OUTPUT exists; refusing to overwrite it (use --force)".
-bool may_write_output(const std::string& command, const std::string& output, bool force);
+/// Claims `output` for `command`, or says why not on stderr ("ptsim COMMAND: out.h5 exists;
+/// refusing to overwrite it (use --force)") and returns nullopt.
+std::optional<postproc::output_file> claim_output(const std::string& command, const std::string& output,
+                                                  const postproc::output_rules& rules);
 
 }  // namespace ptsim::cosim::cli

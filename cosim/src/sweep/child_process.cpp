@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
@@ -20,6 +21,7 @@ namespace ptsim::cosim::sweep {
 namespace {
 
 constexpr std::size_t tail_keep = 8192;
+constexpr std::size_t head_keep = 4096;
 
 // Everything the child does between fork and exec: async-signal-safe calls only.
 [[noreturn]] void exec_child(pid_t parent, int err_write, int devnull, int max_fd, char* const* argv,
@@ -103,6 +105,8 @@ void child_process::read_stderr() {
   for (;;) {
     const ssize_t n = read(err_fd_, buf, sizeof buf);
     if (n > 0) {
+      if (head_.size() < head_keep)
+        head_.append(buf, std::min(static_cast<std::size_t>(n), head_keep - head_.size()));
       tail_.append(buf, static_cast<std::size_t>(n));
       if (tail_.size() > 2 * tail_keep) tail_.erase(0, tail_.size() - tail_keep);
       continue;
@@ -175,6 +179,31 @@ std::string last_line(const std::string& text) {
     end = start;
   }
   return "";
+}
+
+std::string first_line(const std::string& text) {
+  std::size_t from = 0;
+  while (from < text.size()) {
+    std::size_t end = text.find('\n', from);
+    // Only whole lines: a head cut in the middle of a line still gives that line's start.
+    if (end == std::string::npos) end = text.size();
+    std::string line = text.substr(from, end - from);
+    if (auto cr = line.find_last_of('\r'); cr != std::string::npos) line = line.substr(cr + 1);
+    const auto a = line.find_first_not_of(" \t");
+    if (a != std::string::npos) {
+      const auto b = line.find_last_not_of(" \t");
+      return line.substr(a, b - a + 1);
+    }
+    from = end + 1;
+  }
+  return "";
+}
+
+std::string failure_text(const std::string& head, const std::string& tail) {
+  const std::string first = first_line(head), last = last_line(tail);
+  if (first.empty() || first == last) return last;
+  if (last.empty()) return first;
+  return first + " ... " + last;
 }
 
 std::string describe_status(int status) {

@@ -35,6 +35,8 @@ class child_process {
   void kill_group();
   /// The end of what the child wrote to stderr.
   const std::string& stderr_tail() const { return tail_; }
+  /// The start of what the child wrote to stderr (its first lines, kept however much follows).
+  const std::string& stderr_head() const { return head_; }
   /// Seconds since the start (until the end once ended).
   double elapsed_s() const;
 
@@ -43,7 +45,7 @@ class child_process {
   int err_fd_ = -1;
   bool ended_ = false;
   int status_ = 0;
-  std::string tail_;
+  std::string tail_, head_;
   std::chrono::steady_clock::time_point start_, end_;
 };
 
@@ -56,6 +58,14 @@ std::string self_executable();
 
 /// The last line of `text` that is not blank, trimmed; "" when there is none.
 std::string last_line(const std::string& text);
+
+/// The first line of `text` that is not blank, trimmed; "" when there is none.
+std::string first_line(const std::string& text);
+
+/// What a failed run said: its first and its last message line ("FIRST ... LAST"), or the
+/// one line when they are the same; the first is often the cause (std::bad_alloc), the last
+/// how the run ended.
+std::string failure_text(const std::string& head, const std::string& tail);
 
 /// "exited with status 3", "killed by signal 9 (Killed)", from a waitpid status.
 std::string describe_status(int status);

@@ -10,6 +10,7 @@
 #include <memory>
 
 #include "child_process.hpp"
+#include "ptsim/postproc/output_file.hpp"
 
 namespace ptsim::cosim::sweep {
 
@@ -28,7 +29,7 @@ struct running_run {
 std::string why_failed(const running_run& r, double timeout_s) {
   if (r.timed_out) return "timeout after " + seconds_text(timeout_s);
   const int st = r.child->status();
-  const std::string said = last_line(r.child->stderr_tail());
+  const std::string said = failure_text(r.child->stderr_head(), r.child->stderr_tail());
   if (WIFEXITED(st)) return said.empty() ? "the run " + describe_status(st) + " without a message" : said;
   return "the run was " + describe_status(st) + (said.empty() ? "" : "; its last message: " + said);
 }
@@ -63,7 +64,7 @@ bool run_pool::run(work_source& src) {
       res.error = r.timed_out || !WIFEXITED(r.child->status()) || WEXITSTATUS(r.child->status()) != 0
                       ? why_failed(r, opts_.timeout_s)
                       : "the run ended without writing its result " + r.plan.result.string();
-      std::filesystem::remove(r.plan.part, ec);
+      postproc::remove_stale_part(r.plan.part);  // never another writer's (a run refused as busy)
     }
     done_(r.plan, res);
     src.finished(res);
@@ -96,7 +97,10 @@ bool run_pool::run(work_source& src) {
         src.finished(res);
         continue;
       }
-      if (opts_.timeout_s > 0)
+      // A timeout beyond what the clock can add (inf, 1e300 s) is no timeout: never a deadline
+      // that wraps into the past.
+      const double room_s = std::chrono::duration<double>(clock::time_point::max() - clock::now()).count();
+      if (opts_.timeout_s > 0 && opts_.timeout_s < 0.5 * room_s)
         r.deadline = clock::now() + std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(opts_.timeout_s));
       r.plan = std::move(plan);
       running.push_back(std::move(r));
@@ -141,8 +145,7 @@ bool run_pool::run(work_source& src) {
       }
       const int st = running[i].child->status();
       if (stopping && !(WIFEXITED(st) && WEXITSTATUS(st) == 0)) {  // killed by us: not a result; redone later
-        std::error_code ec;
-        std::filesystem::remove(running[i].plan.part, ec);
+        postproc::remove_stale_part(running[i].plan.part);
       } else {
         finish(running[i]);
       }

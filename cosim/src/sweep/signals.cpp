@@ -30,6 +30,9 @@ extern "C" void on_stop(int signo) {
 extern "C" void on_child(int) { wake(); }
 
 void install(int signo, void (*handler)(int), int flags, struct sigaction* old) {
+  // SIGHUP or SIGPIPE ignored when the sweep started (nohup) stays ignored.
+  if ((signo == SIGHUP || signo == SIGPIPE) && sigaction(signo, nullptr, old) == 0 && old->sa_handler == SIG_IGN)
+    return;
   struct sigaction sa {};
   sa.sa_handler = handler;
   sigemptyset(&sa.sa_mask);
@@ -45,6 +48,8 @@ signal_watch::signal_watch() {
   install(SIGINT, on_stop, 0, &old_int_);
   install(SIGTERM, on_stop, 0, &old_term_);
   install(SIGHUP, on_stop, 0, &old_hup_);
+  install(SIGQUIT, on_stop, 0, &old_quit_);
+  install(SIGPIPE, on_stop, 0, &old_pipe_);
   install(SIGCHLD, on_child, SA_NOCLDSTOP | SA_RESTART, &old_chld_);
 }
 
@@ -52,6 +57,8 @@ signal_watch::~signal_watch() {
   sigaction(SIGINT, &old_int_, nullptr);
   sigaction(SIGTERM, &old_term_, nullptr);
   sigaction(SIGHUP, &old_hup_, nullptr);
+  sigaction(SIGQUIT, &old_quit_, nullptr);
+  sigaction(SIGPIPE, &old_pipe_, nullptr);
   sigaction(SIGCHLD, &old_chld_, nullptr);
   close(pipe_fds[0]);
   close(pipe_fds[1]);

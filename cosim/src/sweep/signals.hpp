@@ -1,5 +1,5 @@
 #pragma once
-// The sweep's signal handling: SIGINT, SIGTERM and SIGHUP ask it to stop; SIGCHLD says a
+// The sweep's signal handling: SIGINT, SIGTERM, SIGHUP, SIGQUIT and SIGPIPE ask it to stop; SIGCHLD says a
 // run ended. Both only write a byte to a pipe, which the runner's poll() watches, so that
 // nothing but a flag and a write happens inside a handler.
 #include <csignal>
@@ -17,13 +17,13 @@ class signal_watch {
   /// Readable when a signal arrived; drain() empties it.
   int fd() const;
   void drain() const;
-  /// The stop signal received (SIGINT, SIGTERM, SIGHUP), or 0.
+  /// The stop signal received (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE), or 0.
   int stop_signal() const;
   /// Asks to stop as if a signal had come (MPI: rank 0 told this rank to stop).
   void request_stop(int signo) const;
 
  private:
-  struct sigaction old_int_{}, old_term_{}, old_hup_{}, old_chld_{};
+  struct sigaction old_int_{}, old_term_{}, old_hup_{}, old_quit_{}, old_pipe_{}, old_chld_{};
 };
 
 }  // namespace ptsim::cosim::sweep

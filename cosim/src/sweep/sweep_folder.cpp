@@ -1,5 +1,6 @@
 #include "sweep_folder.hpp"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -7,9 +8,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
-#include <set>
+#include <algorithm>
 #include <sstream>
 
+#include "ptsim/postproc/output_file.hpp"
 #include "ptsim/postproc/result_file.hpp"
 
 namespace ptsim::cosim::sweep {
@@ -43,24 +45,72 @@ void make_dir(const fs::path& p) {
 }  // namespace
 
 void write_file_atomic(const fs::path& path, const std::string& text) {
-  const fs::path tmp = temp_beside(path);
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.close();
-    if (!out) {
-      std::error_code ec;
-      fs::remove(tmp, ec);
-      throw folder_error(path.string() + ": cannot write it");
-    }
-  }
-  std::error_code ec;
-  fs::rename(tmp, path, ec);
-  if (ec) {
-    fs::remove(tmp, ec);
-    throw folder_error(path.string() + ": cannot write it: " + ec.message());
+  try {
+    postproc::output_file out(path, postproc::output_rules{true, false, false, false});  // never via a link
+    out.stream() << text;
+    out.commit();
+  } catch (const postproc::output_error& e) {
+    throw folder_error(std::string("cannot write it: ") + e.what());
   }
 }
+
+void sweep_folder::lock_runs(const scenarios::sweep_spec& sweep, const share& mine) const {
+  const fs::path p = lock_path();
+  const int fd = ::open(p.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0666);
+  if (fd < 0) throw folder_error(p.string() + ": cannot open it: " + std::strerror(errno));
+  auto held = std::shared_ptr<int>(new int(fd), [](int* f) {
+    ::close(*f);  // releases every lock below
+    delete f;
+  });
+  // Process locks (not inherited by the runs, gone when this process ends, however it ends);
+  // F_GETLK names the holder of a conflicting one. One byte per run index, so shards of one
+  // sweep, which run disjoint runs, share the folder.
+  auto lock = [&](off_t start, off_t len) {
+    struct flock fl {};
+    fl.l_type = F_WRLCK;
+    fl.l_whence = SEEK_SET;
+    fl.l_start = start;
+    fl.l_len = len;
+    if (::fcntl(fd, F_SETLK, &fl) == 0) return;
+    const int err = errno;
+    if (err != EACCES && err != EAGAIN) throw folder_error(p.string() + ": cannot lock it: " + std::strerror(err));
+    struct flock q {};
+    q.l_type = F_WRLCK;
+    q.l_whence = SEEK_SET;
+    q.l_start = start;
+    q.l_len = len;
+    const int pid = ::fcntl(fd, F_GETLK, &q) == 0 && q.l_type != F_UNLCK ? q.l_pid : 0;
+    const std::string run = static_cast<std::size_t>(q.l_start) < sweep.runs.size()
+                                ? " (run " + sweep.runs[static_cast<std::size_t>(q.l_start)].id + ")"
+                                : std::string();
+    throw folder_error(dir_.string() + " is in use by another sweep: " + postproc::describe_holder(pid) +
+                       " is running runs of it" + run + "; two sweeps never write one folder at once: "
+                       "wait for it to end, or choose another folder with -o");
+  };
+  if (mine.n == 1) {
+    lock(0, static_cast<off_t>(std::max<std::size_t>(sweep.runs.size(), 1)));
+  } else {
+    for (const auto& run : sweep.runs)
+      if (mine.contains(run.index)) lock(static_cast<off_t>(run.index), 1);
+  }
+  lock_ = std::move(held);
+}
+
+namespace {
+
+// A .part of this share that a process still holds, although this sweep holds the share: a
+// run of a sweep killed a moment ago, dying with it (its runs get SIGKILL when it ends).
+// Waits for it to go, then removes the file; a holder that stays is named.
+void remove_stale(const fs::path& part) {
+  for (int i = 0; i < 1500; ++i) {  // up to about 30 s
+    if (postproc::remove_stale_part(part)) return;
+    ::usleep(20000);
+  }
+  throw folder_error(part.string() + " is being written by another process; refusing to start that run "
+                     "beside it: wait for it to end");
+}
+
+}  // namespace
 
 scenarios::sweep_manifest sweep_folder::read_manifest() const {
   const fs::path p = manifest_path();
@@ -115,11 +165,22 @@ std::vector<std::size_t> sweep_folder::prepare(const scenarios::sweep_spec& swee
   }
   make_dir(dir_ / "runs");
   make_dir(dir_ / "records");
+  // Everything a sweep writes stays inside DIR: its subfolders are real folders, not links
+  // to somewhere else.
+  for (const char* sub : {"runs", "records"})
+    if (fs::is_symlink(dir_ / sub, ec) || !fs::is_directory(dir_ / sub, ec))
+      throw folder_error((dir_ / sub).string() + " is not a folder of its own (a symbolic link, or a file); "
+                         "a sweep writes only inside " + where + ": remove it, or choose another folder with -o");
+  lock_runs(sweep, mine);
 
   std::vector<std::size_t> to_run;
   std::vector<std::string> existing;
   for (const auto& run : sweep.runs) {
     if (!mine.contains(run.index)) continue;
+    for (const fs::path& p : {result_path(run.id), record_path(run.id)})
+      if (fs::is_symlink(p, ec))
+        throw folder_error(p.string() + " is a symbolic link; a sweep writes only inside " + where +
+                           ", never through a link: remove it");
     const bool has_result = fs::exists(result_path(run.id), ec), has_record = fs::exists(record_path(run.id), ec);
     if (!resume) {
       if (has_result || has_record) existing.push_back(run.id);
@@ -136,17 +197,11 @@ std::vector<std::size_t> sweep_folder::prepare(const scenarios::sweep_spec& swee
                        ".h5); refusing to overwrite them: use --resume to keep them and run the rest, "
                        "or choose another folder with -o");
   // Leftovers of a killed sweep: partial results, and records caught between write and rename.
-  std::set<std::string> my_ids;
   for (const auto& run : sweep.runs)
     if (mine.contains(run.index)) {
-      remove_part(run.id);
-      my_ids.insert(run.id);
+      remove_stale(part_path(run.id));
+      remove_stale(record_path(run.id).string() + ".part");
     }
-  for (const auto& e : fs::directory_iterator(dir_ / "records", ec)) {
-    const std::string name = e.path().filename().string();
-    const auto tmp = name.find(".record.tmp.");
-    if (tmp != std::string::npos && my_ids.count(name.substr(0, tmp))) fs::remove(e.path(), ec);
-  }
   return to_run;
 }
 
@@ -201,10 +256,7 @@ std::optional<run_record> sweep_folder::read_record(const std::string& id) const
   return r;
 }
 
-void sweep_folder::remove_part(const std::string& id) const {
-  std::error_code ec;
-  fs::remove(part_path(id), ec);
-}
+void sweep_folder::remove_part(const std::string& id) const { postproc::remove_stale_part(part_path(id)); }
 
 std::size_t sweep_folder::count_parts() const {
   std::size_t n = 0;

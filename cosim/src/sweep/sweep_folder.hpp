@@ -4,10 +4,13 @@
 //   DIR/runs/<id>.h5         complete run results (<id>.h5.part while written)
 //   DIR/records/<id>.record  the runner's record of a run's last outcome: status, error, wall_*
 //   DIR/summary.h5, DIR/summary.csv
-// Every file is written under a temporary name and renamed, so a killed sweep leaves only
-// complete files (plus stale .part files, which the next sweep of that share removes).
+//   DIR/sweep.lock           locked, one byte per run index, by the sweep running those runs
+// Every file is written under a temporary name and renamed (ptsim/postproc/output_file.hpp),
+// so a killed sweep leaves only complete files (plus stale .part files, which the next sweep
+// of that share removes). Its locks go with its process: a killed sweep leaves none.
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -43,6 +46,7 @@ struct share {
 class sweep_folder {
  public:
   explicit sweep_folder(fs::path dir) : dir_(std::move(dir)) {}
+  fs::path lock_path() const { return dir_ / "sweep.lock"; }
 
   const fs::path& dir() const { return dir_; }
   fs::path manifest_path() const { return dir_ / "sweep.yaml"; }
@@ -52,7 +56,9 @@ class sweep_folder {
 
   /// Makes the folder ready for `sweep` and returns the indices of the runs of `mine` to
   /// run, in order. A new folder gets the manifest; an existing one must hold the same sweep
-  /// (identity). Stale .part files of the share are removed. Without `resume`, refuses when
+  /// (identity). Then the share's runs are locked for as long as this sweep_folder (or a
+  /// copy) lives: another sweep running any of them fails here, naming the process. Stale
+  /// .part files of the share are removed. Without `resume`, refuses when
   /// any run of the share already has a result or record (nothing is ever clobbered); with
   /// it, skips runs whose result is complete and redoes the rest.
   std::vector<std::size_t> prepare(const scenarios::sweep_spec& sweep, const std::string& identity,
@@ -72,9 +78,11 @@ class sweep_folder {
 
  private:
   fs::path dir_;
+  mutable std::shared_ptr<int> lock_;  ///< descriptor of sweep.lock holding this sweep's run locks
+  void lock_runs(const scenarios::sweep_spec& sweep, const share& mine) const;
 };
 
-/// Writes `text` to `path` through a temporary file and a rename.
+/// Writes `text` to `path` through the output rules (an existing regular file is replaced).
 void write_file_atomic(const fs::path& path, const std::string& text);
 
 }  // namespace ptsim::cosim::sweep

@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "child_process.hpp"
+#include "ptsim/postproc/output_file.hpp"
 #include "machine.hpp"
 #include "mpi_job.hpp"
 #include "run_pool.hpp"
@@ -164,7 +165,8 @@ int run_sweep(const std::string& sweep_file, const sweep_options& o) {
   const fs::path dir = !o.dir.empty() ? o.dir : fs::path("results") / c.spec.name;
   c.folder = sweep_folder(dir);
   c.exe = o.executable.empty() ? self_executable() : o.executable;
-  c.base = fs::absolute(c.spec.base).string();
+  std::error_code base_ec;  // (no base when the sweep file could not be read: status says so)
+  c.base = fs::absolute(c.spec.base, base_ec).string();
   c.invalid.assign(c.spec.runs.size(), std::nullopt);
   c.problems.assign(c.spec.runs.size(), {});
   c.checked.assign(c.spec.runs.size(), false);
@@ -296,6 +298,7 @@ int run_sweep(const std::string& sweep_file, const sweep_options& o) {
 int merge_sweep(const fs::path& dir) {
   // Under mpirun every rank would merge: one is enough.
   if (launched_rank() != 0) return sweep_ok;
+  postproc::install_cleanup_handlers();  // a signal while the summary is written removes its .part
   const sweep_folder folder(dir);
   scenarios::sweep_spec spec;
   try {

@@ -4,7 +4,8 @@
 // removed by the normal error path instead of being left behind.
 namespace ptsim::cosim {
 
-/// Routes SIGINT and SIGTERM to the flag. Call once, before the run starts.
+/// Routes SIGINT, SIGTERM, SIGHUP, SIGQUIT and SIGPIPE to the flag. Call once, before the
+/// run starts.
 void install_interrupt_handlers();
 /// The signal that asked the run to stop, or 0.
 int interrupt_signal();

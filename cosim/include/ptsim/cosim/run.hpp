@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <string>
 
 #include "ptsim/postproc/result_file.hpp"
@@ -13,6 +14,9 @@ namespace ptsim::cosim {
 
 struct run_options {
   std::filesystem::path output;  ///< final result path (written as <output>.part first)
+  /// The output already claimed by the caller (its rules: --force, ...); run_scenario takes it
+  /// over. Without one, `output` is claimed here with --force's rules.
+  std::shared_ptr<postproc::output_file> claimed;
   bool progress = false;         ///< show a progress line on stderr
   /// Operator executions kept in the result's `ops` table (the rest are only counted).
   std::uint64_t ops_limit = postproc::default_ops_limit;

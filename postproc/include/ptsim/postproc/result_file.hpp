@@ -3,6 +3,8 @@
 // Contract: ../shared/DESIGN.md "HDF5 result file".
 #include <cstdint>
 #include <filesystem>
+
+#include "ptsim/postproc/output_file.hpp"
 #include <map>
 #include <memory>
 #include <optional>
@@ -134,7 +136,13 @@ struct run_summary {
 /// Destroying an uncommitted writer removes the .part file, so a failed run leaves nothing.
 class result_writer {
  public:
+  /// Writes through `out`, an output already claimed under the command's rules
+  /// (output_file.hpp): its .part is this writer's alone, and its commit() publishes the file.
   /// Throws std::runtime_error (with the path and the HDF5 reason) if the file cannot be created.
+  result_writer(output_file out, const run_metadata& meta, const timeseries_layout& layout,
+                double record_period_s);
+  /// The same with the output claimed here: an existing regular file at `final_path` is
+  /// replaced; anything else there is refused (output_error).
   result_writer(std::filesystem::path final_path, const run_metadata& meta,
                 const timeseries_layout& layout, double record_period_s);
   ~result_writer();

@@ -75,6 +75,10 @@ scenario load_scenario_file(const std::string& path, const load_options& opts = 
 /// Same, from text; `origin` names it in messages.
 scenario load_scenario_text(const std::string& yaml_text, const std::string& origin, const load_options& opts = {});
 
+/// Why `name` (a scenario's or a sweep's) cannot become part of a file name: empty, "." or
+/// "..", a '/' or '\\', a control character, more than 200 bytes. nullopt when it can.
+std::optional<std::string> file_name_problem(const std::string& name);
+
 /// The compiled-in copy of scenarios/default.yaml.
 const std::string& builtin_default_scenario();
 
