@@ -43,19 +43,9 @@ void report_duplicates(const YAML::Node& node, const std::string& path, const or
     return;
   }
   if (!node.IsMap()) return;
-  std::vector<std::pair<std::string, YAML::Mark>> seen;
-  for (auto it = node.begin(); it != node.end(); ++it) {
-    if (!it->first.IsScalar()) continue;
-    const std::string key = it->first.Scalar();
-    for (const auto& [k, mark] : seen)
-      if (k == key) {
-        at_file.report(it->first, join_path(path, key),
-                       "duplicate key '" + key + "' (first given at line " + std::to_string(mark.line + 1) + ")");
-        break;
-      }
-    seen.emplace_back(key, it->first.Mark());
-    report_duplicates(it->second, join_path(path, key), at_file);
-  }
+  check_duplicate_keys(node, path, at_file);
+  for (auto it = node.begin(); it != node.end(); ++it)
+    if (it->first.IsScalar()) report_duplicates(it->second, join_path(path, it->first.Scalar()), at_file);
 }
 
 }  // namespace

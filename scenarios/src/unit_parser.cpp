@@ -147,8 +147,16 @@ class unit_expr_parser {
         fail("expected an integer exponent after '^'");
       }
       pos_ += used;
+      // No physical unit needs more; bounded so that nested powers cannot overflow.
+      constexpr int max_exponent = 64;
+      if (e < -max_exponent || e > max_exponent)
+        fail("exponent " + std::to_string(e) + " is out of range (-64 to 64)");
       u.scale = std::pow(u.scale, e);
-      for (auto& x : u.dim.exp) x *= e;
+      for (auto& x : u.dim.exp) {
+        const long long p = static_cast<long long>(x) * e;
+        if (p < -max_exponent || p > max_exponent) fail("a dimension's exponent goes out of range (-64 to 64)");
+        x = static_cast<int>(p);
+      }
     }
     return u;
   }

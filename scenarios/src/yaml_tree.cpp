@@ -86,21 +86,6 @@ std::string plausibility_note(const schema_node& s, double v, const std::string&
   return r + "); check the value and its unit";
 }
 
-// A key given twice in one mapping: YAML forbids it, and yaml-cpp would silently use the first.
-void check_duplicate_keys(const YAML::Node& node, const std::string& path, const origin& o) {
-  std::vector<std::pair<std::string, YAML::Mark>> seen;
-  for (auto it = node.begin(); it != node.end(); ++it) {
-    if (!it->first.IsScalar()) continue;
-    const std::string key = it->first.Scalar();
-    for (const auto& [k, mark] : seen)
-      if (k == key) {
-        o.report(it->first, join_path(path, key),
-                 "duplicate key '" + key + "' (first given at line " + std::to_string(mark.line + 1) + ")");
-        break;
-      }
-    seen.emplace_back(key, it->first.Mark());
-  }
-}
 
 void validate_object(const YAML::Node& node, const schema_node& s, const std::string& path, const origin& o) {
   if (node.IsNull()) {
@@ -127,6 +112,21 @@ void validate_object(const YAML::Node& node, const schema_node& s, const std::st
 }
 
 }  // namespace
+
+void check_duplicate_keys(const YAML::Node& node, const std::string& path, const origin& o) {
+  std::vector<std::pair<std::string, YAML::Mark>> seen;
+  for (auto it = node.begin(); it != node.end(); ++it) {
+    if (!it->first.IsScalar()) continue;
+    const std::string key = it->first.Scalar();
+    for (const auto& [k, mark] : seen)
+      if (k == key) {
+        o.report(it->first, join_path(path, key),
+                 "duplicate key '" + key + "' (first given at line " + std::to_string(mark.line + 1) + ")");
+        break;
+      }
+    seen.emplace_back(key, it->first.Mark());
+  }
+}
 
 void origin::report(const YAML::Node& at, const std::string& path, const std::string& message) const {
   report(at.Mark(), path, message);

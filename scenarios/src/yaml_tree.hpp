@@ -29,6 +29,10 @@ struct origin {
 };
 
 /// Checks `node` against `schema`, reporting every problem to o.sink.
+/// Reports each key given twice in the mapping `node` (YAML forbids it; yaml-cpp would
+/// silently use the first), at the second one.
+void check_duplicate_keys(const YAML::Node& node, const std::string& path, const origin& o);
+
 void validate(const YAML::Node& node, const schema_ptr& schema, const std::string& path, const origin& o);
 
 /// Applies one override to the document (creating missing sections); reports an

@@ -199,7 +199,9 @@ TEST_CASE("absurd operating points are errors; unusual ones are warnings") {
       {"platform.components.lpddr.efficiency=0", "expected a value > 0"},
       {"platform.components.npu.efficiency=0", "expected a value > 0"},
   };
-  for (const auto& [set, what] : errors) {
+  for (const auto& e : errors) {
+    // Named copies: clang cannot capture structured bindings in doctest's message lambdas.
+    const std::string set = e.first, what = e.second;
     const result r = run_ptsim(s.dir, std::string("run -q -o out.h5 --set '") + set + "'");
     CHECK_MESSAGE(r.exit_code == 2, set, r.err);
     CHECK_MESSAGE(has(r.err, what), set, r.err);

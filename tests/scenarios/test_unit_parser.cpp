@@ -135,3 +135,12 @@ TEST_CASE("temperatures below absolute zero") {
   // Below freezing is fine.
   CHECK(ps::parse_si("-40 degC", dims::temperature()) == doctest::Approx(233.15));
 }
+
+TEST_CASE("unit exponents are bounded (found by fuzz_units: 1F^1512045484 overflowed int)") {
+  CHECK(contains(error_of("1 F^1512045484", dims::none()), "exponent 1512045484 is out of range (-64 to 64)"));
+  CHECK(contains(error_of("1 m^-65", dims::none()), "exponent -65 is out of range"));
+  // Nested powers: each within range, their product not.
+  CHECK(contains(error_of("1 ((m^8)^8)^2", dims::none()), "a dimension's exponent goes out of range"));
+  // In range: as before.
+  CHECK(ps::parse_si("2 (m^8)^8/m^64", dims::none()) == doctest::Approx(2));
+}

@@ -162,19 +162,23 @@ std::string self_executable() {
   return ec ? std::string("/proc/self/exe") : p.string();
 }
 
+namespace {
+// A line as a terminal leaves it: a progress line redrawn with '\r' keeps only its last
+// state; trimmed of blanks (empty if nothing else is left).
+std::string shown_line(std::string line) {
+  if (auto cr = line.find_last_of('\r'); cr != std::string::npos) line = line.substr(cr + 1);
+  const auto a = line.find_first_not_of(" \t");
+  if (a == std::string::npos) return "";
+  return line.substr(a, line.find_last_not_of(" \t") - a + 1);
+}
+}  // namespace
+
 std::string last_line(const std::string& text) {
   std::size_t end = text.size();
   while (end > 0) {
     const std::size_t start = text.rfind('\n', end - 1);
     const std::size_t from = start == std::string::npos ? 0 : start + 1;
-    std::string line = text.substr(from, end - from);
-    // A progress line redrawn with '\r' keeps only its last state.
-    if (auto cr = line.find_last_of('\r'); cr != std::string::npos) line = line.substr(cr + 1);
-    const auto a = line.find_first_not_of(" \t");
-    if (a != std::string::npos) {
-      const auto b = line.find_last_not_of(" \t");
-      return line.substr(a, b - a + 1);
-    }
+    if (std::string line = shown_line(text.substr(from, end - from)); !line.empty()) return line;
     if (start == std::string::npos) break;
     end = start;
   }
@@ -187,13 +191,7 @@ std::string first_line(const std::string& text) {
     std::size_t end = text.find('\n', from);
     // Only whole lines: a head cut in the middle of a line still gives that line's start.
     if (end == std::string::npos) end = text.size();
-    std::string line = text.substr(from, end - from);
-    if (auto cr = line.find_last_of('\r'); cr != std::string::npos) line = line.substr(cr + 1);
-    const auto a = line.find_first_not_of(" \t");
-    if (a != std::string::npos) {
-      const auto b = line.find_last_not_of(" \t");
-      return line.substr(a, b - a + 1);
-    }
+    if (std::string line = shown_line(text.substr(from, end - from)); !line.empty()) return line;
     from = end + 1;
   }
   return "";
