@@ -267,12 +267,13 @@ def pareto(inputs, out, x="latency_p99_s", y="perf_per_watt", force=False):
     """One point per configuration (replicates: mean with 95% CI bars), the Pareto front of
     the two metrics highlighted, points labelled by their swept parameters."""
     _check_output(out)
+    configs = _configurations(inputs)
     try:
-        x_dir, y_dir = ptsim_results.direction(x), ptsim_results.direction(y)
+        better = configs.attrs.get("better", {})
+        x_dir, y_dir = ptsim_results.direction(x, better), ptsim_results.direction(y, better)
     except ValueError as e:
         raise PlotError(str(e))
     x, y = ptsim_results.metric_name(x), ptsim_results.metric_name(y)
-    configs = _configurations(inputs)
     for m in (x, y):
         _require(configs, m)
     units = configs.attrs["units"]
@@ -340,7 +341,7 @@ def compare(inputs, out, metrics=None, force=False):
                 b.set_hatch("xx")
         ax.set_ylabel(_axis_label(m, units))
         try:
-            better = {"max": "higher is better", "min": "lower is better"}[ptsim_results.direction(m)]
+            better = {"max": "higher is better", "min": "lower is better"}[ptsim_results.direction(m, configs.attrs.get("better"))]
         except ValueError:
             better = ""
         ax.set_title(f"{m}" + (f" ({better})" if better else ""), fontsize="medium")

@@ -36,32 +36,24 @@ _COLUMN_ORDER = {
     "events": ("time_s", "kind", "source", "message", "value"),
 }
 
-# Which way is better, for metrics whose meaning is fixed (the same table as
-# `ptsim report --best`). Per-domain or per-unit forms ("throttled_fraction[big]") follow
-# their base name.
-HIGHER_IS_BETTER = ("throughput", "perf_per_watt", "completed")
-LOWER_IS_BETTER = ("energy_J", "avg_power_W", "peak_power_W", "peak_temperature_C",
-                   "dvfs_stall_s", "idle_exit_s", "busy_s")
-LOWER_IS_BETTER_PREFIXES = ("latency_", "throttled_")
-LOWER_IS_BETTER_SUFFIXES = ("_bound_s",)
-
-
 # unit_summary's columns that add up to a unit's busy time.
 BUSY_COLUMNS = ("compute_bound_s", "memory_bound_s", "interconnect_bound_s", "dvfs_stall_s",
                 "idle_exit_s")
 
 
-def direction(metric):
-    """'max' or 'min' for a metric; 'max:M' / 'min:M' name it explicitly. ValueError if unknown."""
+def direction(metric, better=None):
+    """'max' or 'min' for a metric; 'max:M' / 'min:M' name it explicitly. Otherwise the
+    result files say which way is better (their `better` attributes, gathered by open_run,
+    open_sweep and by_configuration as attrs['better']: metric -> 'higher' or 'lower'); a
+    per-unit form ("busy_s[npu]") follows its column. ValueError if not known."""
     if metric.startswith(("max:", "min:")):
         return metric[:3]
-    base = metric.split("[", 1)[0]
-    if base in HIGHER_IS_BETTER:
-        return "max"
-    if (base in LOWER_IS_BETTER or base.startswith(LOWER_IS_BETTER_PREFIXES)
-            or base.endswith(LOWER_IS_BETTER_SUFFIXES)):
-        return "min"
-    raise ValueError(f"no known direction for '{metric}': write max:{metric} or min:{metric}")
+    better = better or {}
+    way = better.get(metric) or better.get(metric.split("[", 1)[0])
+    if way in ("higher", "lower"):
+        return "max" if way == "higher" else "min"
+    raise ValueError(f"no known direction for '{metric}' (result files of schema 1.4 on say it "
+                     f"for the metrics that have one): write max:{metric} or min:{metric}")
 
 
 def metric_name(metric):
@@ -133,6 +125,20 @@ def _units(group):
             if "units" in ds.attrs and not _is_scale(ds)}
 
 
+def _better(group):
+    """Which way each dataset of a group is better, where the file says ('higher'/'lower')."""
+    return {name: _plain(ds.attrs["better"]) for name, ds in _members(group) if "better" in ds.attrs}
+
+
+def _column_better(f):
+    """The per-unit and per-domain columns' directions, by column name (busy_s included)."""
+    out = {}
+    for table in ("unit_summary", "domain_summary"):
+        if _has(f, table):
+            out.update(_better(f[table]))
+    return out
+
+
 class CorruptResult(ValueError):
     """A result file that HDF5 cannot read back as written: a checksum that does not match
     (files of schema 1.3 on checksum every dataset and all metadata), or damaged structure."""
@@ -164,7 +170,8 @@ def open_run(path):
     """Everything in one result file, loaded into memory (the file is closed on return).
 
     Returns a dict: 'timeseries' (xarray.Dataset with dims time, block, component, domain),
-    'summary' (metric -> float), 'summary_units' (metric -> unit), 'throughput_units',
+    'summary' (metric -> float), 'summary_units' (metric -> unit), 'better' (metric or
+    per-unit column -> 'higher' / 'lower', as the file says), 'throughput_units',
     'jobs', 'events', 'floorplan', 'ops', 'unit_summary', 'domain_summary'
     (pandas.DataFrame; the last three empty for files older than schema 1.1),
     'ops_limit', 'ops_dropped', 'units' (table -> column -> unit), 'attrs' (root
@@ -181,6 +188,7 @@ def _open_run(path):
         _check_schema(path, attrs)
         summary = {name: float(ds[()]) for name, ds in _members(f["summary"])}
         summary_units = _units(f["summary"])
+        better = {**_column_better(f), **_better(f["summary"])}
         throughput_units = _plain(f["summary"].attrs.get("throughput_units", ""))
         tables = {name: _frame(f[name]) if _has(f, name) else pd.DataFrame() for name in _TABLES}
         # Numbers are stored as the run goes, labels at its end: show the documented order.
@@ -199,6 +207,7 @@ def _open_run(path):
         "timeseries": timeseries,
         "summary": summary,
         "summary_units": summary_units,
+        "better": better,
         "throughput_units": throughput_units,
         **tables,
         "ops_limit": ops_limit,
@@ -247,19 +256,25 @@ def _read_summary_of(path):
         _check_schema(path, attrs)
         summary = {name: float(ds[()]) for name, ds in _members(f["summary"])}
         units = _units(f["summary"])
+        better = {**_column_better(f), **_better(f["summary"])}
         per = {}
         if _has(f, "domain_summary"):
             d = _frame(f["domain_summary"])
+            column_units = _units(f["domain_summary"])
             for col in d.columns:
                 for label, value in d[col].items():
                     per[f"{col}[{label}]"] = float(value)
+                    units[f"{col}[{label}]"] = column_units.get(col, "")
         if _has(f, "unit_summary"):
             u = _frame(f["unit_summary"])
+            column_units = _units(f["unit_summary"])
             for label, row in u.iterrows():
                 per[f"busy_s[{label}]"] = float(sum(row[c] for c in BUSY_COLUMNS))
+                units[f"busy_s[{label}]"] = column_units.get(BUSY_COLUMNS[0], "s")
                 for col in (*BUSY_COLUMNS, "idle_s"):
                     per[f"{col}[{label}]"] = float(row[col])
-    return attrs, summary, units, per
+                    units[f"{col}[{label}]"] = column_units.get(col, "")
+    return attrs, summary, units, better, per
 
 
 def swept_parameters(scenarios):
@@ -299,15 +314,16 @@ def open_sweep(inputs):
     Columns: run_id (index), path, seed, the swept scenario parameters (by dotted path, as
     text), the summary metrics, and the per-domain / per-unit values named as
     `ptsim report` names them ("throttled_fraction[big]", "busy_s[npu]").
-    DataFrame.attrs: 'params' (swept paths), 'units' (metric -> unit), 'config' (run_id
-    -> configuration key, equal for runs that differ only by seed).
+    DataFrame.attrs: 'params' (swept paths), 'units' (metric -> unit), 'better' (metric ->
+    'higher' / 'lower', from the files), 'config' (run_id -> configuration key, equal for
+    runs that differ only by seed).
     """
     paths = find_runs(inputs)
-    rows, scenarios, units = [], [], {}
+    rows, scenarios, units, better = [], [], {}, {}
     for p in paths:
-        attrs, summary, u, per = _read_summary(p)
+        attrs, summary, u, b, per = _read_summary(p)
         units.update(u)
-        units.update({k: ("1" if k.startswith("throttled") else "s") for k in per})
+        better.update(b)
         scenario = dict(flatten_yaml(attrs.get("scenario", "")))
         scenarios.append(scenario)
         rows.append({"run_id": os.path.splitext(os.path.basename(p))[0], "path": p,
@@ -323,6 +339,7 @@ def open_sweep(inputs):
     frame = frame[front + [c for c in frame.columns if c not in front]]
     frame.attrs["params"] = params
     frame.attrs["units"] = units
+    frame.attrs["better"] = better
     frame.attrs["config"] = {
         r["run_id"]: "\x1e".join(f"{k}\x1f{v}" for k, v in s.items() if k != "seed")
         for r, s in zip(rows, scenarios)}
@@ -410,6 +427,7 @@ def by_configuration(runs):
     out = pd.DataFrame(rows)
     out.attrs["params"] = params
     out.attrs["units"] = runs.attrs.get("units", {})
+    out.attrs["better"] = runs.attrs.get("better", {})
     return out
 
 

@@ -15,7 +15,7 @@
 #include "loop_module.hpp"
 #include "progress.hpp"
 #include "recorder.hpp"
-#include "summary.hpp"
+#include "ptsim/postproc/metric_catalogue.hpp"
 #include "ptsim/postproc/result_file.hpp"
 #include "ptsim/tlm/platform.hpp"
 
@@ -104,7 +104,7 @@ run_outcome run_scenario(const scenarios::scenario& sc, const run_options& opts)
   activity.on_error = stop_with;
   lm.enabled = opts.closed_loop;
   std::vector<double> component_energy_J(loop.component_names().size(), 0.0);  // for job energy
-  run_totals totals;
+  postproc::run_totals totals;
   totals.duration_s = sc.duration.value();
   totals.peak_temperature_K = sc.thermal.ambient.value();
   std::vector<bool> was_throttled(sc.domains.size(), false);
@@ -225,14 +225,8 @@ run_outcome run_scenario(const scenarios::scenario& sc, const run_options& opts)
   }
   totals.completed = plat.workload().finished().size();
   totals.throughput_units = plat.workload().throughput_units();
-  postproc::run_summary summary = summarize(totals);
-  {
-    // Throughput counts what the workload reports (tokens, or inferences of batched requests).
-    const double throughput = totals.duration_s > 0 ? plat.workload().throughput_count() / totals.duration_s : 0;
-    const double avg_power = summary.metrics["avg_power_W"].value;
-    summary.metrics["throughput"].value = throughput;
-    summary.metrics["perf_per_watt"].value = avg_power > 0 ? throughput / avg_power : 0;
-  }
+  totals.work_done = plat.workload().throughput_count();
+  const postproc::run_summary summary = postproc::summarize(totals);
   writer.set_summary(summary);
   activity.finish(loop);
   interrupted();

@@ -8,6 +8,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "ptsim/postproc/metric_catalogue.hpp"
 #include "json_text.hpp"
 #include "number_text.hpp"
 #include "text_grid.hpp"
@@ -17,20 +18,13 @@ namespace ptsim::postproc {
 namespace {
 
 bool starts_with(const std::string& s, const std::string& p) { return s.rfind(p, 0) == 0; }
-bool ends_with(const std::string& s, const std::string& p) {
-  return s.size() >= p.size() && s.compare(s.size() - p.size(), p.size(), p) == 0;
-}
 
-// Which way is better, for the metrics whose meaning is fixed. The bracketed per-domain or
-// per-unit forms ("throttled_fraction[big]") follow their base name.
-std::optional<goal> known_direction(std::string m) {
-  if (auto b = m.find('['); b != std::string::npos) m = m.substr(0, b);
-  if (m == "throughput" || m == "perf_per_watt" || m == "completed") return goal::maximize;
-  if (m == "energy_J" || m == "avg_power_W" || m == "peak_power_W" || starts_with(m, "latency_") ||
-      m == "peak_temperature_C" || starts_with(m, "throttled_") || ends_with(m, "_bound_s") ||
-      m == "dvfs_stall_s" || m == "idle_exit_s" || m == "busy_s" || m == "power_cap_violation_s")
-    return goal::minimize;
-  return std::nullopt;
+// Which way is better: the metric catalogue's direction (per-unit and per-domain forms such
+// as "throttled_fraction[big]" follow their column).
+std::optional<goal> known_direction(const std::string& m) {
+  const auto b = direction_of(m);
+  if (!b) return std::nullopt;
+  return *b == better::higher ? goal::maximize : goal::minimize;
 }
 
 std::string trim(const std::string& s) {

@@ -46,6 +46,8 @@ inline constexpr const char* attr_encoding = "_Encoding";
 inline constexpr const char* time_name = "time";
 inline constexpr const char* attr_units = "units";
 inline constexpr const char* attr_long_name = "long_name";
+/// "higher" or "lower": which way a metric or per-unit column is better (metric_catalogue.hpp).
+inline constexpr const char* attr_better = "better";
 inline constexpr const char* attr_throughput_units = "throughput_units";
 inline constexpr const char* attr_record_period_s = "record_period_s";
 inline constexpr const char* throughput_metric = "throughput";

@@ -4,9 +4,11 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <set>
 #include <stdexcept>
 
 #include "json_text.hpp"
+#include "ptsim/postproc/metric_catalogue.hpp"
 #include "number_text.hpp"
 #include "text_grid.hpp"
 
@@ -16,33 +18,12 @@ namespace {
 
 const double nan = std::numeric_limits<double>::quiet_NaN();
 
-// The contract's metrics first, in the order DESIGN.md lists them; any others after, by name.
-const std::vector<std::string>& canonical_order() {
-  static const std::vector<std::string> order{
-      "energy_J",      "avg_power_W",   "peak_power_W",       "throughput",
-      "perf_per_watt", "latency_p50_s", "latency_p99_s",      "peak_temperature_C",
-      "throttled_fraction"};
-  return order;
-}
-
+// The catalogue's metrics first, in its order; any others after, by name.
 std::vector<std::string> metric_names(const std::vector<labelled_summary>& runs) {
-  std::vector<std::string> names;
-  for (const std::string& n : canonical_order())
-    for (const auto& r : runs)
-      if (r.summary.metrics.count(n)) {
-        names.push_back(n);
-        break;
-      }
-  std::vector<std::string> extra;
+  std::set<std::string> present;
   for (const auto& r : runs)
-    for (const auto& [n, m] : r.summary.metrics)
-      if (std::find(canonical_order().begin(), canonical_order().end(), n) ==
-              canonical_order().end() &&
-          std::find(extra.begin(), extra.end(), n) == extra.end())
-        extra.push_back(n);
-  std::sort(extra.begin(), extra.end());
-  names.insert(names.end(), extra.begin(), extra.end());
-  return names;
+    for (const auto& [n, m] : r.summary.metrics) present.insert(n);
+  return order_metrics(present);
 }
 
 // A metric's unit; throughput falls back on throughput_units when it carries none itself.

@@ -19,6 +19,8 @@
 #include "label_column.hpp"
 #include "layout.hpp"
 #include "ptsim/postproc/result_file.hpp"
+
+#include "ptsim/postproc/metric_catalogue.hpp"
 #include "table_columns.hpp"
 
 namespace ptsim::postproc {
@@ -458,6 +460,11 @@ void result_writer::impl::write_summary() {
     const std::string units = throughput && m.units.empty() ? tp_units : m.units;
     h5::write_attr(ds.get(), layout::attr_units, units, ctx);
     if (throughput) h5::write_attr(ds.get(), layout::attr_throughput_units, tp_units, ctx);
+    // The catalogue travels with the file, so readers need no copy of it.
+    if (const metric_def* d = find_summary_metric(name)) {
+      h5::write_attr(ds.get(), layout::attr_better, std::string(better_name(d->direction)), ctx);
+      h5::write_attr(ds.get(), layout::attr_long_name, std::string(d->description), ctx);
+    }
   }
 }
 
@@ -480,6 +487,8 @@ struct labelled_group {
                                         layout::table_chunk_rows, ctx));
     if (d.units) h5::write_attr(columns.back().get(), layout::attr_units, d.units, ctx);
     h5::write_attr(columns.back().get(), layout::attr_long_name, d.long_name, ctx);
+    if (const auto b = column_direction(d.name))
+      h5::write_attr(columns.back().get(), layout::attr_better, std::string(better_name(*b)), ctx);
   }
   void add(const column_def& d, const std::vector<std::string>& v, const h5::context& ctx) {
     columns.push_back(h5::create_string_dataset(group.get(), d.name, v, ctx));

@@ -12,7 +12,9 @@
 #include "h5_error.hpp"
 #include "h5_handle.hpp"
 #include "h5_io.hpp"
+#include "layout.hpp"
 #include "number_text.hpp"
+#include "ptsim/postproc/metric_catalogue.hpp"
 #include "ptsim/postproc/output_file.hpp"
 
 namespace ptsim::postproc {
@@ -27,8 +29,8 @@ constexpr const char* kind_value = "sweep summary";
 constexpr const char* attr_sweep = "sweep";
 constexpr const char* attr_version = "ptsim_version";
 constexpr const char* attr_throughput_units = "throughput_units";
-constexpr const char* attr_units = "units";
-constexpr const char* attr_long_name = "long_name";
+using layout::attr_long_name;
+using layout::attr_units;
 constexpr const char* attr_role = "sweep_column";  // id, status, error, parameter, metric, wall
 constexpr const char* run_dim = "run";
 constexpr hsize_t chunk_rows = 1024;
@@ -120,7 +122,10 @@ void write_h5(const fs::path& path, const sweep_summary& s) {
   for (std::size_t k = 0; k < s.metric_names.size(); ++k) {
     std::vector<double> v;
     for (const auto& r : rows) v.push_back(r.metrics[k]);
-    numbers(s.metric_names[k], v, "metric", s.metric_units[k], "run summary metric");
+    const metric_def* d = find_summary_metric(s.metric_names[k]);
+    numbers(s.metric_names[k], v, "metric", s.metric_units[k],
+            d ? std::string(d->description) : std::string("run summary metric"));
+    if (d) h5::write_attr(cols.back().get(), layout::attr_better, std::string(better_name(d->direction)), ctx);
   }
   std::vector<double> wall;
   std::vector<std::int64_t> rank;
@@ -143,21 +148,6 @@ void write_h5(const fs::path& path, const sweep_summary& s) {
 }
 
 }  // namespace
-
-std::vector<std::string> order_metrics(const std::set<std::string>& names) {
-  static const std::vector<std::string> known{"energy_J",      "avg_power_W",   "peak_power_W",
-                                              "throughput",    "perf_per_watt", "latency_p50_s",
-                                              "latency_p99_s", "peak_temperature_C", "throttled_fraction"};
-  std::vector<std::string> out;
-  for (const auto& k : known)
-    if (names.count(k)) out.push_back(k);
-  for (const auto& n : names) {
-    bool is_known = false;
-    for (const auto& k : known) is_known = is_known || k == n;
-    if (!is_known) out.push_back(n);
-  }
-  return out;
-}
 
 std::string sweep_summary_csv(const sweep_summary& s) {
   check_shape(s);

@@ -97,13 +97,20 @@ with h5py.File(path, "r") as f:
                 "start_time"):
         as_text(a[key])
         assert h5py.check_string_dtype(a.get_id(key).dtype).length is not None, key  # fixed
-    assert as_text(a["schema_version"]) == "1.3"
-    assert int(a["schema_version_major"]) == 1 and int(a["schema_version_minor"]) == 3
+    assert as_text(a["schema_version"]) == "1.4"
+    assert int(a["schema_version_major"]) == 1 and int(a["schema_version_minor"]) == 4
     assert int(a["seed"]) == 18446744073709551557
     assert as_text(a["scenario_name"]) == "phone-camera"
     assert float(a["wall_s"]) == 12.5
     assert as_text(f["summary"].attrs["throughput_units"]) == "inferences/s"
     assert as_text(f["summary/throughput"].attrs["throughput_units"]) == "inferences/s"
+    # Since 1.4 the metric catalogue travels with the file: which way is better, and what
+    # each metric means, on every summary metric the catalogue knows.
+    assert as_text(f["summary/throughput"].attrs["better"]) == "higher"
+    assert as_text(f["summary/perf_per_watt"].attrs["better"]) == "higher"
+    assert as_text(f["summary/energy_J"].attrs["better"]) == "lower"
+    assert as_text(f["summary/latency_p99_s"].attrs["better"]) == "lower"
+    assert as_text(f["summary/energy_J"].attrs["long_name"])
 
 # 2b. The writer stores whole chunks it compressed itself: the datasets declare HDF5's stock
 # shuffle + deflate + fletcher32, and each stored chunk is exactly what those filters decode.

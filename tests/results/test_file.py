@@ -34,6 +34,20 @@ try:
 
     run = ptsim_results.open_run(path)
     ops, units, doms = run["ops"], run["unit_summary"], run["domain_summary"]
+    # Which way is better comes from the file (the metric catalogue's attributes), for every
+    # summary metric and the per-unit columns that have a direction.
+    better = run["better"]
+    assert set(run["summary"]) <= set(better), set(run["summary"]) - set(better)
+    assert ptsim_results.direction("perf_per_watt", better) == "max"
+    assert ptsim_results.direction("latency_p99_s", better) == "min"
+    assert ptsim_results.direction(f"busy_s[{units.index[0]}]", better) == "min"
+    assert ptsim_results.direction("max:idle_s", better) == "max"
+    for unknown in ("idle_s[npu]", "no_such_metric"):
+        try:
+            ptsim_results.direction(unknown, better)
+            raise AssertionError(f"{unknown}: a direction without one in the file")
+        except ValueError as e:
+            assert "max:" in str(e), e
     assert len(ops) > 100, len(ops)
     assert run["ops_dropped"] == 0 and run["ops_limit"] == 100000
     assert set(ops["bound_by"]) <= {"compute", "memory"}

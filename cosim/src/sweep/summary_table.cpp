@@ -6,6 +6,7 @@
 #include <set>
 
 #include "ptsim/cosim/run.hpp"
+#include "ptsim/postproc/metric_catalogue.hpp"
 #include "ptsim/postproc/result_file.hpp"
 
 namespace ptsim::cosim::sweep {

@@ -16,8 +16,10 @@ namespace ptsim::postproc {
 inline constexpr int schema_version_major = 1;
 /// 1.1: ops, unit_summary, domain_summary; 1.2: domain_summary's busy_s and time_lost_*_s;
 /// 1.3: checksummed (HDF5 1.10 format, Fletcher-32 on every chunked dataset, compact
-/// summary scalars) and fixed-length UTF-8 strings everywhere (attributes included).
-inline constexpr int schema_version_minor = 3;
+/// summary scalars) and fixed-length UTF-8 strings everywhere (attributes included);
+/// 1.4: the metric catalogue in the file: `better` ("higher"/"lower") and `long_name` on
+/// every summary metric, `better` on the per-unit and per-domain columns that have one.
+inline constexpr int schema_version_minor = 4;
 
 /// Operator executions kept in `ops` by default; later ones are counted, not stored.
 inline constexpr std::uint64_t default_ops_limit = 100000;

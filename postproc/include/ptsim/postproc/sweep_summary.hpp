@@ -41,10 +41,6 @@ struct sweep_summary {
   std::vector<sweep_row> rows;            ///< sorted by index
 };
 
-/// The column order of metrics: DESIGN.md's list (energy_J, avg_power_W, peak_power_W,
-/// throughput, perf_per_watt, latency_p50_s, latency_p99_s, peak_temperature_C,
-/// throttled_fraction) as far as present, then any others by name.
-std::vector<std::string> order_metrics(const std::set<std::string>& names);
 
 /// summary.csv's text.
 std::string sweep_summary_csv(const sweep_summary& s);
