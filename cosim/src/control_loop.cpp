@@ -125,7 +125,7 @@ control_loop::control_loop(const scenarios::scenario& sc)
   const auto& tp = sc.policy.thermal;
   if (tp.governor != "none") {
     tzone_ = add_zone("thermal", tp.sensor);
-    tgov_ = power::make_thermal_governor(tp.governor);
+    tgov_ = power::thermal_governor_registry::instance().create(tp.governor, tp.values);
     std::vector<std::string> names = tp.domains.empty() ? domain_names_ : tp.domains;
     for (const auto& n : names) {
       const std::size_t di = domain_index(n);
@@ -152,7 +152,7 @@ control_loop::control_loop(const scenarios::scenario& sc)
     power::cooling_device cd;
     cd.opps = &fan_levels_;
     fan_cooling_.push_back(cd);
-    fan_gov_ = power::make_thermal_governor(sc.policy.fan_zone.governor);
+    fan_gov_ = power::thermal_governor_registry::instance().create(sc.policy.fan_zone.governor, {});
     fan_gov_->start(sc.policy.fan_zone.zone, fan_cooling_);
     plant_.set_fan_speed(dc.min_speed);
   }

@@ -964,6 +964,16 @@ void resolve_policy(const view& p, scenario& sc, const std::vector<std::string>&
   view t = p.at("thermal");
   auto& th = pol.thermal;
   th.governor = t.str("governor");
+  for (const auto& [k, v] : t.at("tunables").entries()) th.values[k] = std::strtod(v.scalar().c_str(), nullptr);
+  if (th.governor != "none") {
+    try {
+      power::thermal_governor_registry::instance().create(th.governor, th.values);  // checks the tunables
+    } catch (const std::invalid_argument& e) {
+      t.fail(e.what(), t.has("tunables") ? "tunables" : "governor");
+    }
+  } else if (!th.values.empty()) {
+    t.fail("tunables given without a thermal governor", "tunables");
+  }
   th.zone.control_temp_K = t.si("control_temp");
   th.zone.switch_on_temp_K = t.has("switch_on_temp") ? t.si("switch_on_temp") : th.zone.control_temp_K - 10.0;
   th.zone.hysteresis_K = t.si("hysteresis");

@@ -507,10 +507,11 @@ schema_ptr policy_schema() {
                                      false))})},
       "the zone's sensor: a node name, or {node, time_constant, noise} (default: the hottest block, exact)");
   std::vector<std::string> tgovs = {"none"};
-  for (const auto& n : power::thermal_governor_names()) tgovs.push_back(n);
+  for (const auto& n : power::thermal_governor_registry::instance().names()) tgovs.push_back(n);
   auto thermal = object(
       "thermal governor (Linux thermal framework)",
       {opt("governor", enumeration(tgovs, "thermal governor", "none")),
+       opt("tunables", map_of(number("tunable value"), "the governor's tunables by name (`ptsim list governors`)")),
        opt("control_temp", ranged(temperature("temperature to regulate to (step_wise's passive trip, IPA's control)",
                                               "85 degC"),
                                   173.15, 773.15, 273.15, 423.15)),
@@ -554,7 +555,8 @@ schema_ptr scenario_schema() {
   // Rebuilt when a governor has been registered since (its name joins the enumeration).
   static std::size_t built_for = 0;
   static schema_ptr root;
-  const std::size_t gen = power::governor_registry::instance().generation();
+  const std::size_t gen = power::governor_registry::instance().generation() +
+                          power::thermal_governor_registry::instance().generation();
   if (root && built_for == gen) return root;
   built_for = gen;
   root = object(

@@ -147,6 +147,21 @@ TEST_CASE("IPA derivative term divides by the polling period in ms") {
   CHECK(g.last_pid().budget_W == doctest::Approx(1.2));
 }
 
+TEST_CASE("IPA tunables through the registry reach the controller; the rest keep their defaults") {
+  ipa_fixture f;
+  auto made = thermal_governor_registry::instance().create("power_allocator", {{"k_po", 0.5}, {"k_d", 100}});
+  auto* g = dynamic_cast<power_allocator_governor*>(made.get());
+  REQUIRE(g != nullptr);
+  g->start(f.cfg, f.devs);
+  CHECK(g->k_po() == 0.5);
+  CHECK(g->k_d() == 100);
+  CHECK(g->k_pu() == doctest::Approx(0.4));  // 2 x 2 W / 10 K, as without tunables
+  CHECK(g->k_i() == doctest::Approx(0.04));
+  // The same derivative step as by hand above: err 5 K after reset, D = 100 x 5 / 100 ms.
+  g->update(0.0, K0 + 80, f.devs);
+  CHECK(g->last_pid().d_W == doctest::Approx(5.0));
+}
+
 TEST_CASE("IPA splits by weight x requested power") {
   ipa_fixture f;
   for (auto& d : f.devs) d.requested_power_W = 1.0;

@@ -70,16 +70,27 @@ TEST_CASE("step_wise throttles at once when the first reading is already hot") {
   CHECK(devs[1].ceiling_hz == 1500 * MHz);
 }
 
-TEST_CASE("thermal governor factory and validation") {
-  CHECK(make_thermal_governor("step_wise") != nullptr);
-  CHECK(make_thermal_governor("power_allocator") != nullptr);
-  CHECK(thermal_governor_names() == std::vector<std::string>{"power_allocator", "step_wise"});
+TEST_CASE("thermal governor registry and validation") {
+  const auto& reg = thermal_governor_registry::instance();
+  CHECK(reg.create("step_wise", {}) != nullptr);
+  CHECK(reg.create("power_allocator", {}) != nullptr);
+  CHECK(reg.contains("power_allocator"));
+  CHECK(reg.names() == std::vector<std::string>{"power_allocator", "step_wise"});
   try {
-    make_thermal_governor("fair_share");
+    reg.create("fair_share", {});
     FAIL("no throw");
   } catch (const std::invalid_argument& e) {
-    CHECK(std::string(e.what()).find("power_allocator, step_wise") != std::string::npos);
+    CHECK(std::string(e.what()).find("unknown thermal governor 'fair_share'; valid: power_allocator, step_wise") !=
+          std::string::npos);
   }
+  // step_wise takes no tunables; power_allocator's are named in the message.
+  CHECK_THROWS_WITH_AS(reg.create("step_wise", {{"k_po", 1}}), doctest::Contains("it takes none"),
+                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(reg.create("power_allocator", {{"k_p", 1}}),
+                       doctest::Contains("valid: k_po, k_pu, k_i, k_d, integral_cutoff"), std::invalid_argument);
+  // A gain the governor refuses: the message names the governor.
+  CHECK_THROWS_WITH_AS(reg.create("power_allocator", {{"k_i", -1}}), doctest::Contains("thermal governor 'power_allocator'"),
+                       std::invalid_argument);
   std::vector<cooling_device> devs(1);  // opps missing
   step_wise_governor g;
   CHECK_THROWS_AS(g.start(thermal_zone_config{}, devs), std::invalid_argument);

@@ -276,6 +276,30 @@ TEST_CASE("references to names that do not exist") {
   }
 }
 
+TEST_CASE("thermal governor tunables: resolved by name, unknown ones refused at their line") {
+  SUBCASE("power_allocator's gains reach the policy") {
+    const std::string text = replace_once(default_text(), "    governor: step_wise\n",
+                                          "    governor: power_allocator\n    tunables: { k_po: 0.5, k_d: 100 }\n");
+    const auto sc = ps::load_scenario_text(text, "test.yaml");
+    CHECK(sc.policy.thermal.governor == "power_allocator");
+    CHECK(sc.policy.thermal.values == ptsim::power::tunables{{"k_d", 100.0}, {"k_po", 0.5}});
+  }
+  SUBCASE("a tunable the governor does not have") {
+    const std::string text = replace_once(default_text(), "    governor: step_wise\n",
+                                          "    governor: power_allocator\n    tunables: { k_p: 0.5 }\n");
+    const position at = position_of(text, "tunables:");
+    const auto d = only_at(load_errors(text), "policy.thermal.tunables");
+    CHECK(d.line == at.line);
+    CHECK(contains(d.message, "unknown tunable 'k_p' for thermal governor 'power_allocator'"));
+    CHECK(contains(d.message, "did you mean 'k_po'"));
+  }
+  SUBCASE("tunables without a governor") {
+    const std::string text = replace_once(default_text(), "    governor: step_wise\n", "    tunables: { k_po: 1 }\n");
+    const auto d = only_at(load_errors(text), "policy.thermal.tunables");
+    CHECK(contains(d.message, "without a thermal governor"));
+  }
+}
+
 TEST_CASE("overlapping floorplan blocks") {
   // Widening npu (x 0..5 mm, y 3..8 mm) to 6 mm pushes it 1 mm into noc and mem_ctrl.
   const std::string text = replace_once(default_text(), "x: \"0 mm\", y: \"3 mm\", width: \"5 mm\"",

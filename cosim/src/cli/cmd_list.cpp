@@ -2,6 +2,7 @@
 // declarations (governor registry, scenario schema, model zoo, scenario library).
 #include <algorithm>
 #include <filesystem>
+#include <cmath>
 #include <iomanip>
 #include <iostream>
 
@@ -41,16 +42,24 @@ std::string describe_value(const scenarios::schema_node& s) {
   }
 }
 
+void list_governor_infos(const std::vector<power::governor_info>& infos) {
+  for (const auto& g : infos) {
+    std::cout << "  " << g.name << "  " << g.description << "\n";
+    for (const auto& t : g.tunables) {
+      std::cout << "      " << std::left << std::setw(22) << t.name << " default ";
+      // A derived default (NaN) is said in the meaning.
+      if (std::isnan(t.default_value)) std::cout << std::setw(8) << "derived";
+      else std::cout << std::setw(8) << t.default_value;
+      std::cout << " " << t.meaning << "\n";
+    }
+  }
+}
+
 void list_governors() {
   std::cout << "cpufreq governors (policy.governor, policy.governors.<domain>):\n";
-  for (const auto& g : power::governor_registry::instance().list()) {
-    std::cout << "  " << g.name << "  " << g.description << "\n";
-    for (const auto& t : g.tunables)
-      std::cout << "      " << std::left << std::setw(22) << t.name << " default " << std::setw(8) << t.default_value
-                << " " << t.meaning << "\n";
-  }
-  std::cout << "thermal governors (policy.thermal.governor):\n  none\n";
-  for (const auto& n : power::thermal_governor_names()) std::cout << "  " << n << "\n";
+  list_governor_infos(power::governor_registry::instance().list());
+  std::cout << "thermal governors (policy.thermal.governor, policy.thermal.tunables):\n  none\n";
+  list_governor_infos(power::thermal_governor_registry::instance().list());
 }
 
 void list_components() {

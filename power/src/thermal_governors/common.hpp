@@ -4,6 +4,12 @@
 
 #include "ptsim/power/thermal_governor.hpp"
 
+namespace ptsim::power {
+class thermal_governor_registry;
+void register_power_allocator(thermal_governor_registry& r);
+void register_step_wise(thermal_governor_registry& r);
+}  // namespace ptsim::power
+
 namespace ptsim::power::detail {
 
 /// Validates a zone configuration and its devices (std::invalid_argument naming the field).

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <memory>
 #include <numeric>
 #include <stdexcept>
 
@@ -146,6 +148,31 @@ void power_allocator_governor::update(double now_s, double temperature_K,
       }
     devices[k].ceiling_hz = devices[k].opps->frequency_hz(opp);
   }
+}
+
+void register_power_allocator(thermal_governor_registry& r) {
+  const double derived = std::numeric_limits<double>::quiet_NaN();
+  r.register_governor(
+      {"power_allocator",
+       "IPA: a PID controller on the temperature error sets a power budget, split across the cooling devices by "
+       "weight x requested power",
+       {{"k_po", derived, "proportional gain while overshooting, W/K (default: sustainable_power / (control - switch_on))"},
+        {"k_pu", derived, "proportional gain while undershooting, W/K (default: 2 x sustainable_power / (control - switch_on))"},
+        {"k_i", derived, "integral gain, W/K per polling period (default: max(k_pu / 10, 1/1024))"},
+        {"k_d", 0.0, "derivative gain, W ms/K"},
+        {"integral_cutoff", 0.0, "integrate only while the error is below this, K"}}},
+      [](const tunables& t) {
+        power_allocator_params p;
+        auto get = [&](const char* name, double& field) {
+          if (auto it = t.find(name); it != t.end()) field = it->second;
+        };
+        get("k_po", p.k_po);
+        get("k_pu", p.k_pu);
+        get("k_i", p.k_i);
+        get("k_d", p.k_d);
+        get("integral_cutoff", p.integral_cutoff_K);
+        return std::make_unique<power_allocator_governor>(p);
+      });
 }
 
 }  // namespace ptsim::power

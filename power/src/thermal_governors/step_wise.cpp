@@ -1,5 +1,6 @@
 #include "ptsim/power/step_wise.hpp"
 
+#include <memory>
 #include <stdexcept>
 
 #include "thermal_governors/common.hpp"
@@ -45,6 +46,14 @@ void step_wise_governor::update(double now_s, double temperature_K,
     }
     devices[i].ceiling_hz = detail::state_ceiling_hz(devices[i], st);
   }
+}
+
+void register_step_wise(thermal_governor_registry& r) {
+  r.register_governor({"step_wise",
+                       "one cooling state per polling period: up while at or above control_temp and heating, "
+                       "down once below control_temp - hysteresis and cooling",
+                       {}},
+                      [](const tunables&) { return std::make_unique<step_wise_governor>(); });
 }
 
 }  // namespace ptsim::power

@@ -3,8 +3,6 @@
 #include <stdexcept>
 
 #include "check.hpp"
-#include "ptsim/power/power_allocator.hpp"
-#include "ptsim/power/step_wise.hpp"
 #include "thermal_governors/common.hpp"
 
 namespace ptsim::power {
@@ -38,14 +36,5 @@ bool polling_due(bool acted, double last_s, double now_s, double period_s) {
 }
 
 }  // namespace detail
-
-std::unique_ptr<thermal_governor> make_thermal_governor(const std::string& name) {
-  if (name == "step_wise") return std::make_unique<step_wise_governor>();
-  if (name == "power_allocator") return std::make_unique<power_allocator_governor>();
-  throw std::invalid_argument("unknown thermal governor '" + name +
-                              "'; valid: power_allocator, step_wise");
-}
-
-std::vector<std::string> thermal_governor_names() { return {"power_allocator", "step_wise"}; }
 
 }  // namespace ptsim::power

@@ -33,7 +33,8 @@ struct zone_sensor {
 };
 
 struct thermal_policy_config {
-  std::string governor = "none";  ///< "none", "step_wise" or "power_allocator"
+  std::string governor = "none";  ///< "none" or a thermal_governor_registry name
+  tunables values;                 ///< the governor's tunables (policy.thermal.tunables)
   thermal_zone_config zone;
   zone_sensor sensor;
   std::vector<std::string> domains;  ///< cooling devices; empty = every domain

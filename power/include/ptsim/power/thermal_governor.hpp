@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "ptsim/power/opp_table.hpp"
+#include "ptsim/power/registry.hpp"
 
 namespace ptsim::power {
 
@@ -38,8 +39,14 @@ class thermal_governor {
   virtual void update(double now_s, double temperature_K, std::vector<cooling_device>& devices) = 0;
 };
 
-/// "step_wise" or "power_allocator"; throws std::invalid_argument otherwise.
-std::unique_ptr<thermal_governor> make_thermal_governor(const std::string& name);
-std::vector<std::string> thermal_governor_names();
+/// The thermal governors by name (policy.thermal.governor), with their tunables
+/// (policy.thermal.tunables); the built-in ones registered at first use.
+class thermal_governor_registry : public registry<thermal_governor> {
+ public:
+  static thermal_governor_registry& instance();
+
+ private:
+  thermal_governor_registry();
+};
 
 }  // namespace ptsim::power
