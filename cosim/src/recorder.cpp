@@ -3,95 +3,51 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "ptsim/units/quantities.hpp"
 
 namespace ptsim::cosim {
 
-postproc::timeseries_layout timeseries_layout_for(const control_loop& loop) {
-  postproc::timeseries_layout l;
-  l.coords["block"] = loop.block_names();
-  l.coords["component"] = loop.component_names();
-  l.coords["domain"] = loop.domain_names();
-  l.variables = {
-      {"temperature", "block", "degC", "silicon temperature of the block at the sample time"},
-      {"power", "component", "W", "component power, mean over the record period"},
-      {"frequency", "domain", "Hz", "domain clock frequency, mean over the record period"},
-      {"voltage", "domain", "V", "domain supply voltage, mean over the record period"},
-      {"utilization", "domain", "1", "busy share of the domain's busiest unit, mean over the record period"},
-      {"throttled", "domain", "1", "share of the record period with the domain below its governor's request"},
-      {"low_power_residency", "component", "1",
-       "share of the record period in a low-power state: compute units in an idle state, memories in self-refresh"},
-      {"wall_power", "", "W", "power drawn at the wall (platform power through the VR and PSU efficiencies), mean "
-                              "over the record period"},
-  };
-  // Only where the model has them (an empty dimension is not worth a variable).
-  if (!loop.node_names().empty()) {
-    l.coords["node"] = loop.node_names();
-    l.variables.push_back({"node_temperature", "node", "degC",
-                           "package node (phone: frame, battery, skins) or air reaching a sink (datacenter: "
-                           "<die>.inlet) at the sample time"});
-  }
-  if (!loop.zone_names().empty()) {
-    l.coords["zone"] = loop.zone_names();
-    l.variables.push_back(
-        {"sensor_temperature", "zone", "degC", "what the thermal zone's sensor reads at the sample time (lag, noise)"});
-  }
-  if (loop.has_fans()) {
-    l.coords["fan"] = {"fans"};
-    l.variables.push_back({"fan_speed", "fan", "1", "fan speed relative to the reference speed, at the sample time"});
-  }
-  return l;
-}
-
 recorder::recorder(postproc::result_writer& w, const control_loop& loop, int ticks_per_record)
     : w_(w), loop_(loop), ticks_per_record_(ticks_per_record) {
-  n_blk_ = loop.block_names().size();
-  n_comp_ = loop.component_names().size();
-  n_dom_ = loop.domain_names().size();
-  row_.assign(w.sample_width(), 0.0);
-  sums_.assign(2 * n_comp_ + 4 * n_dom_ + 1, 0.0);
-  // The row's order is the layout's, which the writer checks by width only.
-  const std::size_t optional = loop.node_names().size() + loop.zone_names().size() + (loop.has_fans() ? 1 : 0);
-  if (row_.size() != n_blk_ + sums_.size() + optional)
+  std::size_t at = 0, sums = 0, widest = 0;
+  for (const probe* p : recorded_probes(loop)) {
+    const std::size_t n = coordinate_labels(loop, p->dim).size();
+    slots_.push_back({p, at, n, sums});
+    at += n;
+    if (p->mean) sums += n;
+    widest = std::max(widest, n);
+  }
+  // The row's order is the layout's (timeseries_layout_for), which the writer checks by width.
+  if (at != w.sample_width())
     throw std::logic_error("recorder: the writer's sample width differs from the loop's timeseries layout");
+  row_.assign(at, 0.0);
+  sums_.assign(sums, 0.0);
+  scratch_.assign(widest, 0.0);
 }
 
 void recorder::after_tick(double now_s) {
-  // The averaged span: with one tick per record (the usual 1 ms case) the tick's values are
-  // the sample; with several, their sums, then the means.
+  // Mean probes: with one tick per record (the usual 1 ms case) the tick's values are the
+  // sample; with several, their sums, then the means.
   const bool direct = ticks_per_record_ == 1;
-  double* s = direct ? row_.data() + n_blk_ : sums_.data();
-  const auto put = [direct](double& to, double v) { to = direct ? v : to + v; };
-  const auto put_all = [&](const std::vector<double>& v, std::size_t n) {
-    for (std::size_t i = 0; i < n; ++i) put(s[i], v[i]);
-    s += n;
-  };
-  put_all(loop_.component_power_W(), n_comp_);
-  put_all(loop_.domain_avg_hz(), n_dom_);
-  put_all(loop_.domain_avg_volts(), n_dom_);
-  put_all(loop_.domain_utilization(), n_dom_);
-  const auto& throttled = loop_.domain_throttled();
-  for (std::size_t d = 0; d < n_dom_; ++d) put(s[d], throttled[d] ? 1.0 : 0.0);
-  s += n_dom_;
-  put_all(loop_.component_low_power_share(), n_comp_);
-  put(*s, loop_.wall_power_W());
+  for (const slot& s : slots_) {
+    if (!s.p->mean) continue;
+    if (direct) {
+      s.p->fill(loop_, row_.data() + s.at);
+      continue;
+    }
+    s.p->fill(loop_, scratch_.data());
+    for (std::size_t i = 0; i < s.n; ++i) sums_[s.sum_at + i] += scratch_[i];
+  }
   if (!direct) {
     if (++ticks_ < ticks_per_record_) return;
     const double n = ticks_;
-    std::transform(sums_.begin(), sums_.end(), row_.begin() + static_cast<std::ptrdiff_t>(n_blk_),
-                   [n](double sum) { return sum / n; });
+    for (const slot& s : slots_)
+      if (s.p->mean)
+        for (std::size_t i = 0; i < s.n; ++i) row_[s.at + i] = sums_[s.sum_at + i] / n;
     std::fill(sums_.begin(), sums_.end(), 0.0);
     ticks_ = 0;
   }
-  double* r = row_.data();
-  const auto celsius = [&r](const std::vector<double>& kelvin) {
-    for (double k : kelvin) *r++ = k - units::zero_celsius_in_kelvin;
-  };
-  celsius(loop_.block_temperature_K());
-  r += sums_.size();
-  celsius(loop_.node_temperature_K());
-  celsius(loop_.zone_sensor_K());
-  if (loop_.has_fans()) *r = loop_.fan_speed();
+  for (const slot& s : slots_)
+    if (!s.p->mean) s.p->fill(loop_, row_.data() + s.at);
   w_.append_sample(now_s, row_.data());
 }
 

@@ -1,7 +1,7 @@
 #pragma once
-// Samples the loop every record period into the result writer: power, frequency,
-// voltage and utilisation as averages over the record window ending at `time` (so the
-// timeseries integrates to the run's energy); temperature as the value at `time`.
+// Samples the loop every record period into the result writer, one value per probe and
+// label (probes.hpp): means over the record window ending at `time` (so power integrates to
+// the run's energy), or values at `time` (temperatures).
 #include <array>
 #include <functional>
 #include <string>
@@ -11,6 +11,7 @@
 #include "ptsim/cosim/control_loop.hpp"
 #include "ptsim/postproc/result_file.hpp"
 #include "ptsim/tlm/platform.hpp"
+#include "probes.hpp"
 
 namespace ptsim::cosim {
 
@@ -21,16 +22,20 @@ class recorder {
   void after_tick(double now_s);
 
  private:
+  struct slot {
+    const probe* p;
+    std::size_t at = 0;      ///< first value in the row (the layout's order)
+    std::size_t n = 0;       ///< values: the size of the probe's coordinate
+    std::size_t sum_at = 0;  ///< first value in sums_ (mean probes)
+  };
   postproc::result_writer& w_;
   const control_loop& loop_;
   int ticks_per_record_;
   int ticks_ = 0;
-  std::size_t n_blk_ = 0, n_comp_ = 0, n_dom_ = 0;
-  // One sample in the layout's order (timeseries_layout_for): temperatures, then the
-  // averaged span (power, frequency, voltage, utilisation, throttled, low-power share, wall
-  // power), then node and sensor temperatures and the fan speed.
+  std::vector<slot> slots_;
   std::vector<double> row_;
-  std::vector<double> sums_;  // the averaged span's sums over a record period of several ticks
+  std::vector<double> sums_;     // mean probes' sums over a record period of several ticks
+  std::vector<double> scratch_;  // one probe's values of one tick
 };
 
 /// Operator executions (the `ops` table, when recording), where each compute unit's time
@@ -81,8 +86,5 @@ class activity_recorder {
   std::unordered_map<const tlm::op*, op_label> op_label_;
   std::array<std::uint32_t, tlm::bound_kinds> bound_label_{};
 };
-
-/// The timeseries layout ptsim writes (coordinates and variables with units).
-postproc::timeseries_layout timeseries_layout_for(const control_loop& loop);
 
 }  // namespace ptsim::cosim
