@@ -128,9 +128,10 @@ std::vector<grid_layer> default_grid_layers(const floorplan& fp, const package_c
   return {si, tim};
 }
 
-compact_model build_grid_model(const grid_config& cfg) {
-  const package_config& pkg = cfg.package;
-  detail::check_package(pkg);
+namespace {
+
+void check_grid_config(const grid_config& cfg) {
+  detail::check_package(cfg.package);
   if (cfg.layers.empty()) throw std::invalid_argument("grid model: no die layers");
   if (cfg.rows == 0 || cfg.cols == 0)
     throw std::invalid_argument("grid model: rows and cols must be positive");
@@ -141,133 +142,154 @@ compact_model build_grid_model(const grid_config& cfg) {
       throw std::invalid_argument("grid model: layer '" + l.prefix +
                                   "' needs a positive conductivity, heat capacity and thickness");
   }
-  const std::size_t nd = cfg.layers.size();  // die layers
-  const std::size_t nl = nd + 2;             // + spreader + sink
-  const std::size_t rows = cfg.rows, cols = cfg.cols, nrc = rows * cols;
+}
 
-  // Die extent and each layer's shift onto the grid (origin at the die's lower-left corner).
+// The grid: die layers, then the spreader and the sink, each rows x cols cells over the die.
+struct grid_geometry {
+  std::size_t nd = 0, nl = 0;  // die layers; all layers (+ spreader + sink)
+  std::size_t rows = 0, cols = 0, nrc = 0;
+  double W = 0, H = 0, cw = 0, ch = 0, cell_area = 0;
+  std::vector<std::pair<double, double>> shift;  // each die layer's shift onto the grid
+  std::size_t node(std::size_t l, std::size_t i, std::size_t j) const { return l * nrc + i * cols + j; }
+};
+
+// Die extent and each layer's shift onto the grid (origin at the die's lower-left corner).
+grid_geometry grid_geometry_of(const grid_config& cfg) {
+  grid_geometry g;
+  g.nd = cfg.layers.size();
+  g.nl = g.nd + 2;
+  g.rows = cfg.rows;
+  g.cols = cfg.cols;
+  g.nrc = g.rows * g.cols;
   bool same_extent = true;
   for (const grid_layer& l : cfg.layers) {
     same_extent = same_extent && near(l.fp.width(), cfg.layers[0].fp.width()) &&
                   near(l.fp.height(), cfg.layers[0].fp.height());
   }
-  double W = cfg.layers[0].fp.width(), H = cfg.layers[0].fp.height();
-  std::vector<std::pair<double, double>> shift(nd);
+  g.W = cfg.layers[0].fp.width();
+  g.H = cfg.layers[0].fp.height();
+  g.shift.resize(g.nd);
   if (same_extent) {
-    for (std::size_t l = 0; l < nd; ++l) shift[l] = {-cfg.layers[l].fp.min_x(), -cfg.layers[l].fp.min_y()};
+    for (std::size_t l = 0; l < g.nd; ++l) g.shift[l] = {-cfg.layers[l].fp.min_x(), -cfg.layers[l].fp.min_y()};
   } else {
     double x0 = cfg.layers[0].fp.min_x(), y0 = cfg.layers[0].fp.min_y();
-    double x1 = x0 + W, y1 = y0 + H;
+    double x1 = x0 + g.W, y1 = y0 + g.H;
     for (const grid_layer& l : cfg.layers) {
       x0 = std::min(x0, l.fp.min_x());
       y0 = std::min(y0, l.fp.min_y());
       x1 = std::max(x1, l.fp.min_x() + l.fp.width());
       y1 = std::max(y1, l.fp.min_y() + l.fp.height());
     }
-    W = x1 - x0;
-    H = y1 - y0;
-    for (std::size_t l = 0; l < nd; ++l) shift[l] = {-x0, -y0};
+    g.W = x1 - x0;
+    g.H = y1 - y0;
+    for (std::size_t l = 0; l < g.nd; ++l) g.shift[l] = {-x0, -y0};
   }
-  detail::check_die_fits(pkg, W, H);
-  const double cw = W / static_cast<double>(cols), ch = H / static_cast<double>(rows);
-  const double cell_area = cw * ch;
+  detail::check_die_fits(cfg.package, g.W, g.H);
+  g.cw = g.W / static_cast<double>(g.cols);
+  g.ch = g.H / static_cast<double>(g.rows);
+  g.cell_area = g.cw * g.ch;
+  return g;
+}
 
-  std::vector<std::vector<footprint>> maps(nd);
-  for (std::size_t l = 0; l < nd; ++l)
-    maps[l] = map_blocks(cfg.layers[l].fp, shift[l].first, shift[l].second, H, rows, cols, cw, ch);
+// Per-cell resistances (HotSpot's rx = cw/(k ch t), ry = ch/(k cw t), rz = t/(k cw ch)) and
+// capacitance.
+struct cell_rc {
+  double rx, ry, rz, c;
+};
 
-  // Per-cell resistances (HotSpot's rx = cw/(k ch t), ry = ch/(k cw t), rz = t/(k cw ch))
-  // and capacitances of every layer; the sink's rz includes its area share of r_convec.
-  const double sink_area = pkg.s_sink * pkg.s_sink;
-  struct cell_rc {
-    double rx, ry, rz, c;
-  };
-  std::vector<std::vector<cell_rc>> rc_of(nl);
+struct grid_cells {
+  std::vector<std::vector<cell_rc>> rc;  // [layer][cell]
   // detailed_3D: cells whose values come from their blocks (these conduct laterally even in a
   // layer without lateral flow, as HotSpot's per-cell resistances ignore that flag).
-  std::vector<std::vector<char>> from_blocks(nl, std::vector<char>(nrc, 0));
-  auto layer_k = [&](std::size_t l) { return l < nd ? cfg.layers[l].conductivity : (l == nd ? pkg.k_spreader : pkg.k_sink); };
-  auto layer_p = [&](std::size_t l) { return l < nd ? cfg.layers[l].heat_capacity : (l == nd ? pkg.p_spreader : pkg.p_sink); };
-  auto layer_t = [&](std::size_t l) { return l < nd ? cfg.layers[l].thickness : (l == nd ? pkg.t_spreader : pkg.t_sink); };
-  auto uniform = [&](double k, double p, double t) {
-    return cell_rc{slab_r(k, cw, ch * t), slab_r(k, ch, cw * t), slab_r(k, t, cell_area), slab_c(p, t, cell_area)};
+  std::vector<std::vector<char>> from_blocks;
+};
+
+double layer_k(const grid_config& cfg, const grid_geometry& g, std::size_t l) {
+  return l < g.nd ? cfg.layers[l].conductivity : (l == g.nd ? cfg.package.k_spreader : cfg.package.k_sink);
+}
+double layer_p(const grid_config& cfg, const grid_geometry& g, std::size_t l) {
+  return l < g.nd ? cfg.layers[l].heat_capacity : (l == g.nd ? cfg.package.p_spreader : cfg.package.p_sink);
+}
+double layer_t(const grid_config& cfg, const grid_geometry& g, std::size_t l) {
+  return l < g.nd ? cfg.layers[l].thickness : (l == g.nd ? cfg.package.t_spreader : cfg.package.t_sink);
+}
+
+cell_rc uniform_cell(const grid_geometry& g, double k, double p, double t) {
+  return cell_rc{slab_r(k, g.cw, g.ch * t), slab_r(k, g.ch, g.cw * t), slab_r(k, t, g.cell_area),
+                 slab_c(p, t, g.cell_area)};
+}
+
+// Every layer's own material in every cell; the sink's rz includes its area share of r_convec.
+grid_cells uniform_cells(const grid_config& cfg, const grid_geometry& g) {
+  const package_config& pkg = cfg.package;
+  const double sink_area = pkg.s_sink * pkg.s_sink;
+  grid_cells cells;
+  cells.rc.resize(g.nl);
+  cells.from_blocks.assign(g.nl, std::vector<char>(g.nrc, 0));
+  for (std::size_t l = 0; l < g.nl; ++l) {
+    cell_rc base = uniform_cell(g, layer_k(cfg, g, l), layer_p(cfg, g, l), layer_t(cfg, g, l));
+    if (l == g.nl - 1) {
+      base.rz += pkg.r_convec * sink_area / g.cell_area;
+      base.c += c_factor * pkg.c_convec * g.cell_area / sink_area;
+    }
+    cells.rc[l].assign(g.nrc, base);
+  }
+  return cells;
+}
+
+// HotSpot's detailed_3D: a cell takes the values of the first block covering >= 95 % of it;
+// otherwise the occupancy-weighted parallel conductance of its blocks, in floorplan order,
+// and the layer's capacitance. Blocks without material columns use the layer's.
+void apply_block_materials(const grid_layer& ly, const grid_geometry& g, const std::vector<footprint>& map,
+                           std::vector<cell_rc>& rc, std::vector<char>& from_blocks) {
+  constexpr double lock_occupancy = 0.95;
+  struct acc {
+    bool any = false, lock = false;
+    double gx = 0, gy = 0, gz = 0, c = 0;
   };
-  for (std::size_t l = 0; l < nl; ++l) {
-    cell_rc base = uniform(layer_k(l), layer_p(l), layer_t(l));
-    if (l == nl - 1) {
-      base.rz += pkg.r_convec * sink_area / cell_area;
-      base.c += c_factor * pkg.c_convec * cell_area / sink_area;
-    }
-    rc_of[l].assign(nrc, base);
-  }
-  const bool detailed = cfg.per_block_materials;
-  if (detailed) {
-    // HotSpot's detailed_3D: a cell takes the values of the first block covering >= 95 % of
-    // it; otherwise the occupancy-weighted parallel conductance of its blocks, in floorplan
-    // order, and the layer's capacitance. Blocks without material columns use the layer's.
-    constexpr double lock_occupancy = 0.95;
-    for (std::size_t l = 0; l < nd; ++l) {
-      const grid_layer& ly = cfg.layers[l];
-      const double t = ly.thickness;
-      struct acc {
-        bool any = false, lock = false;
-        double gx = 0, gy = 0, gz = 0, c = 0;
-      };
-      std::vector<acc> a(nrc);
-      for (std::size_t b = 0; b < maps[l].size(); ++b) {
-        const bool has = b < ly.materials.size() && ly.materials[b].has_value();
-        const double k = has ? 1.0 / ly.materials[b]->resistivity_mK_per_W : ly.conductivity;
-        const double p = has ? ly.materials[b]->heat_capacity_J_per_m3K : ly.heat_capacity;
-        const cell_rc full = uniform(k, p, t);
-        for (const auto& cell : maps[l][b].cells) {
-          acc& x = a[cell.index];
-          if (x.any && x.lock) continue;
-          const double occ = cell.occupancy;
-          if (occ >= lock_occupancy) {
-            x = {true, true, 1 / full.rx, 1 / full.ry, 1 / full.rz, full.c};
-          } else if (!x.any) {
-            x = {true, false, occ / full.rx, occ / full.ry, occ / full.rz, 0};
-          } else {
-            x.gx += occ / full.rx;
-            x.gy += occ / full.ry;
-            x.gz += occ / full.rz;
-          }
-        }
-      }
-      for (std::size_t c = 0; c < nrc; ++c) {
-        // Cells no block touches (HotSpot would fail) keep the layer's values.
-        if (!a[c].any || !(a[c].gx > 0 && a[c].gy > 0 && a[c].gz > 0)) continue;
-        from_blocks[l][c] = 1;
-        rc_of[l][c].rx = 1 / a[c].gx;
-        rc_of[l][c].ry = 1 / a[c].gy;
-        rc_of[l][c].rz = 1 / a[c].gz;
-        if (a[c].lock) rc_of[l][c].c = a[c].c;
+  std::vector<acc> a(g.nrc);
+  for (std::size_t b = 0; b < map.size(); ++b) {
+    const bool has = b < ly.materials.size() && ly.materials[b].has_value();
+    const double k = has ? 1.0 / ly.materials[b]->resistivity_mK_per_W : ly.conductivity;
+    const double p = has ? ly.materials[b]->heat_capacity_J_per_m3K : ly.heat_capacity;
+    const cell_rc full = uniform_cell(g, k, p, ly.thickness);
+    for (const auto& cell : map[b].cells) {
+      acc& x = a[cell.index];
+      if (x.any && x.lock) continue;
+      const double occ = cell.occupancy;
+      if (occ >= lock_occupancy) {
+        x = {true, true, 1 / full.rx, 1 / full.ry, 1 / full.rz, full.c};
+      } else if (!x.any) {
+        x = {true, false, occ / full.rx, occ / full.ry, occ / full.rz, 0};
+      } else {
+        x.gx += occ / full.rx;
+        x.gy += occ / full.ry;
+        x.gz += occ / full.rz;
       }
     }
   }
+  for (std::size_t c = 0; c < g.nrc; ++c) {
+    // Cells no block touches (HotSpot would fail) keep the layer's values.
+    if (!a[c].any || !(a[c].gx > 0 && a[c].gy > 0 && a[c].gz > 0)) continue;
+    from_blocks[c] = 1;
+    rc[c].rx = 1 / a[c].gx;
+    rc[c].ry = 1 / a[c].gy;
+    rc[c].rz = 1 / a[c].gz;
+    if (a[c].lock) rc[c].c = a[c].c;
+  }
+}
 
-  compact_model m;
-  rc_network& net = m.net;
-  auto cell_node = [&](std::size_t l, std::size_t i, std::size_t j) { return l * nrc + i * cols + j; };
-  for (std::size_t l = 0; l < nl; ++l) {
+// Lateral links within each layer and vertical links down to the sink, then the ambient.
+void connect_cells(rc_network& net, const grid_config& cfg, const grid_geometry& g, const grid_cells& cells) {
+  const bool swap = cfg.hotspot_lateral, detailed = cfg.per_block_materials;
+  const std::size_t rows = g.rows, cols = g.cols;
+  for (std::size_t l = 0; l < g.nl; ++l) {
+    const bool layer_lateral = l >= g.nd || cfg.layers[l].lateral;
+    const auto& r = cells.rc[l];
+    const auto& fb = cells.from_blocks[l];
     for (std::size_t i = 0; i < rows; ++i) {
       for (std::size_t j = 0; j < cols; ++j) {
-        net.add_node("layer_" + std::to_string(l) + "_cell_" + std::to_string(i) + "_" + std::to_string(j),
-                     rc_of[l][i * cols + j].c);
-      }
-    }
-  }
-  const detail::package_rc rc = detail::compute_package_rc(pkg, W, H);
-  const std::size_t pk = detail::add_package_nodes(net, pkg, rc);
-
-  const bool swap = cfg.hotspot_lateral;
-  for (std::size_t l = 0; l < nl; ++l) {
-    const bool layer_lateral = l >= nd || cfg.layers[l].lateral;
-    const auto& r = rc_of[l];
-    const auto& fb = from_blocks[l];
-    for (std::size_t i = 0; i < rows; ++i) {
-      for (std::size_t j = 0; j < cols; ++j) {
-        const std::size_t c = i * cols + j, n = cell_node(l, i, j);
+        const std::size_t c = i * cols + j, n = g.node(l, i, j);
         // Lateral: half a cell on each side of the shared face.
         if ((layer_lateral || (fb[c] && j + 1 < cols && fb[c + 1])) && j + 1 < cols) {
           const double rr = swap ? (r[c].ry + r[c + 1].ry) / 2 : (r[c].rx + r[c + 1].rx) / 2;
@@ -277,55 +299,67 @@ compact_model build_grid_model(const grid_config& cfg) {
           const double rr = swap ? (r[c].rx + r[c + cols].rx) / 2 : (r[c].ry + r[c + cols].ry) / 2;
           net.connect(n, n + cols, 1.0 / rr);
         }
-        if (l + 1 == nl) {
+        if (l + 1 == g.nl) {
           net.connect_ambient(n, 1.0 / r[c].rz);
         } else if (!detailed) {
           // A node sits at its layer's top, so the link down spans this layer.
-          net.connect(n, n + nrc, 1.0 / r[c].rz);
+          net.connect(n, n + g.nrc, 1.0 / r[c].rz);
         } else {
           // detailed_3D: nodes at layer centres, except the top layer's (at its top).
-          const double below = rc_of[l + 1][c].rz / 2;
-          net.connect(n, n + nrc, 1.0 / ((l == 0 ? r[c].rz : r[c].rz / 2) + below));
+          const double below = cells.rc[l + 1][c].rz / 2;
+          net.connect(n, n + g.nrc, 1.0 / ((l == 0 ? r[c].rz : r[c].rz / 2) + below));
         }
       }
     }
   }
-  // Border cells of the spreader and the sink to the periphery node of their edge: half a cell
-  // plus the trapezoid's resistance, which all the edge's cells share in parallel.
-  for (std::size_t l = nd; l < nl; ++l) {
-    const bool sp = l == nd;
-    const double k = layer_k(l), t = layer_t(l);
-    const double rx_half = slab_r(k, cw, ch * t) / 2, ry_half = slab_r(k, ch, cw * t) / 2;
+}
+
+// Border cells of the spreader and the sink to the periphery node of their edge: half a cell
+// plus the trapezoid's resistance, which all the edge's cells share in parallel.
+void connect_periphery(rc_network& net, const grid_config& cfg, const grid_geometry& g, const detail::package_rc& rc,
+                       std::size_t pk) {
+  for (std::size_t l = g.nd; l < g.nl; ++l) {
+    const bool sp = l == g.nd;
+    const double k = layer_k(cfg, g, l), t = layer_t(cfg, g, l);
+    const double rx_half = slab_r(k, g.cw, g.ch * t) / 2, ry_half = slab_r(k, g.ch, g.cw * t) / 2;
     const std::size_t per = sp ? pk : pk + 4;
     const auto& r1 = sp ? rc.r_sp1 : rc.r_hs1;
-    const double r_ns = ry_half + static_cast<double>(cols) * r1[detail::north];
-    const double r_ew = rx_half + static_cast<double>(rows) * r1[detail::west];
-    for (std::size_t j = 0; j < cols; ++j) {
-      net.connect(cell_node(l, 0, j), per + detail::north, 1.0 / r_ns);
-      net.connect(cell_node(l, rows - 1, j), per + detail::south, 1.0 / r_ns);
+    const double r_ns = ry_half + static_cast<double>(g.cols) * r1[detail::north];
+    const double r_ew = rx_half + static_cast<double>(g.rows) * r1[detail::west];
+    for (std::size_t j = 0; j < g.cols; ++j) {
+      net.connect(g.node(l, 0, j), per + detail::north, 1.0 / r_ns);
+      net.connect(g.node(l, g.rows - 1, j), per + detail::south, 1.0 / r_ns);
     }
-    for (std::size_t i = 0; i < rows; ++i) {
-      net.connect(cell_node(l, i, cols - 1), per + detail::east, 1.0 / r_ew);
-      net.connect(cell_node(l, i, 0), per + detail::west, 1.0 / r_ew);
+    for (std::size_t i = 0; i < g.rows; ++i) {
+      net.connect(g.node(l, i, g.cols - 1), per + detail::east, 1.0 / r_ew);
+      net.connect(g.node(l, i, 0), per + detail::west, 1.0 / r_ew);
     }
   }
+}
 
-  // Probes: every layer's blocks (the package layers reuse the last die layer's floorplan).
-  std::vector<std::size_t> probe_base(nl);
-  for (std::size_t l = 0; l < nl; ++l) {
-    const std::size_t src = std::min(l, nd - 1);
-    const std::string prefix = l < nd ? cfg.layers[l].prefix : (l == nd ? "hsp_" : "hsink_");
+// Probes: every layer's blocks (the package layers reuse the last die layer's floorplan), then
+// the 12 package nodes. Returns where each layer's probes start.
+std::vector<std::size_t> add_grid_probes(compact_model& m, const grid_config& cfg, const grid_geometry& g,
+                                         const std::vector<std::vector<footprint>>& maps, std::size_t pk) {
+  std::vector<std::size_t> probe_base(g.nl);
+  for (std::size_t l = 0; l < g.nl; ++l) {
+    const std::size_t src = std::min(l, g.nd - 1);
+    const std::string prefix = l < g.nd ? cfg.layers[l].prefix : (l == g.nd ? "hsp_" : "hsink_");
     probe_base[l] = m.probes.size();
     const auto& blocks = cfg.layers[src].fp.blocks();
     for (std::size_t b = 0; b < blocks.size(); ++b)
-      m.probes.push_back(make_probe(prefix + blocks[b].name, maps[src][b], cfg.map_mode, l * nrc, cols));
+      m.probes.push_back(make_probe(prefix + blocks[b].name, maps[src][b], cfg.map_mode, l * g.nrc, g.cols));
   }
   m.top_probes = cfg.layers[0].fp.size();
-  for (std::size_t k = 0; k < 12; ++k) m.probes.push_back({net.name(pk + k), {{pk + k, 1.0}}, reduction::mean});
+  for (std::size_t k = 0; k < 12; ++k) m.probes.push_back({m.net.name(pk + k), {{pk + k, 1.0}}, reduction::mean});
+  return probe_base;
+}
 
-  // Power inputs: the blocks of the power layers, spread by overlap area.
+// Power inputs: the blocks of the power layers, spread by overlap area.
+void add_power_inputs(compact_model& m, const grid_config& cfg, const grid_geometry& g,
+                      const std::vector<std::vector<footprint>>& maps, const std::vector<std::size_t>& probe_base) {
   m.groups = 0;
-  for (std::size_t l = 0; l < nd; ++l) {
+  for (std::size_t l = 0; l < g.nd; ++l) {
     if (!cfg.layers[l].power) continue;
     const auto& blocks = cfg.layers[l].fp.blocks();
     for (std::size_t b = 0; b < blocks.size(); ++b) {
@@ -335,24 +369,28 @@ compact_model build_grid_model(const grid_config& cfg) {
       in.probe = probe_base[l] + b;
       in.area_m2 = blocks[b].area();
       for (const auto& c : maps[l][b].cells)
-        if (c.occupancy > 0) in.spread.push_back({l * nrc + c.index, c.occupancy * cell_area / in.area_m2});
+        if (c.occupancy > 0) in.spread.push_back({l * g.nrc + c.index, c.occupancy * g.cell_area / in.area_m2});
       m.inputs.push_back(std::move(in));
     }
     ++m.groups;
   }
+}
 
-  // Initial temperatures: a cell takes the overlap-weighted mean of the blocks over it (HotSpot
-  // sums occupancy x temperature, the same when blocks tile the cell); a cell no block touches
-  // takes the mean of its layer's blocks.
-  m.init_from_probes.assign(net.size(), {});
-  for (std::size_t l = 0; l < nl; ++l) {
-    const std::size_t src = std::min(l, nd - 1);
+// Initial temperatures: a cell takes the overlap-weighted mean of the blocks over it (HotSpot
+// sums occupancy x temperature, the same when blocks tile the cell); a cell no block touches
+// takes the mean of its layer's blocks; a package node its own probe.
+void set_initial_weights(compact_model& m, const grid_config& cfg, const grid_geometry& g,
+                         const std::vector<std::vector<footprint>>& maps, const std::vector<std::size_t>& probe_base,
+                         std::size_t pk) {
+  m.init_from_probes.assign(m.net.size(), {});
+  for (std::size_t l = 0; l < g.nl; ++l) {
+    const std::size_t src = std::min(l, g.nd - 1);
     const std::size_t nb = cfg.layers[src].fp.size();
-    std::vector<std::vector<node_weight>> per_cell(nrc);
+    std::vector<std::vector<node_weight>> per_cell(g.nrc);
     for (std::size_t b = 0; b < nb; ++b)
       for (const auto& c : maps[src][b].cells)
         if (c.occupancy > 0) per_cell[c.index].push_back({probe_base[l] + b, c.occupancy});
-    for (std::size_t c = 0; c < nrc; ++c) {
+    for (std::size_t c = 0; c < g.nrc; ++c) {
       auto& w = per_cell[c];
       double sum = 0;
       for (const node_weight& x : w) sum += x.weight;
@@ -361,13 +399,43 @@ compact_model build_grid_model(const grid_config& cfg) {
       } else {
         for (std::size_t b = 0; b < nb; ++b) w.push_back({probe_base[l] + b, 1.0 / static_cast<double>(nb)});
       }
-      m.init_from_probes[l * nrc + c] = std::move(w);
+      m.init_from_probes[l * g.nrc + c] = std::move(w);
     }
   }
   for (std::size_t k = 0; k < 12; ++k) m.init_from_probes[pk + k] = {{m.probes.size() - 12 + k, 1.0}};
-  m.grid_layers = nl;
-  m.grid_rows = rows;
-  m.grid_cols = cols;
+}
+
+}  // namespace
+
+compact_model build_grid_model(const grid_config& cfg) {
+  check_grid_config(cfg);
+  const grid_geometry g = grid_geometry_of(cfg);
+  std::vector<std::vector<footprint>> maps(g.nd);
+  for (std::size_t l = 0; l < g.nd; ++l)
+    maps[l] = map_blocks(cfg.layers[l].fp, g.shift[l].first, g.shift[l].second, g.H, g.rows, g.cols, g.cw, g.ch);
+
+  grid_cells cells = uniform_cells(cfg, g);
+  if (cfg.per_block_materials)
+    for (std::size_t l = 0; l < g.nd; ++l)
+      apply_block_materials(cfg.layers[l], g, maps[l], cells.rc[l], cells.from_blocks[l]);
+
+  compact_model m;
+  for (std::size_t l = 0; l < g.nl; ++l)
+    for (std::size_t i = 0; i < g.rows; ++i)
+      for (std::size_t j = 0; j < g.cols; ++j)
+        m.net.add_node("layer_" + std::to_string(l) + "_cell_" + std::to_string(i) + "_" + std::to_string(j),
+                       cells.rc[l][i * g.cols + j].c);
+  const detail::package_rc rc = detail::compute_package_rc(cfg.package, g.W, g.H);
+  const std::size_t pk = detail::add_package_nodes(m.net, cfg.package, rc);
+  connect_cells(m.net, cfg, g, cells);
+  connect_periphery(m.net, cfg, g, rc, pk);
+
+  const std::vector<std::size_t> probe_base = add_grid_probes(m, cfg, g, maps, pk);
+  add_power_inputs(m, cfg, g, maps, probe_base);
+  set_initial_weights(m, cfg, g, maps, probe_base, pk);
+  m.grid_layers = g.nl;
+  m.grid_rows = g.rows;
+  m.grid_cols = g.cols;
   return m;
 }
 
