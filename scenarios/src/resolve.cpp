@@ -713,17 +713,8 @@ void resolve_workload(const view& w, const view& platform, scenario& sc) {
 }
 
 void resolve_package(const view& pk, thermal::package_config& p, bool only_given) {
-  const std::pair<const char*, double thermal::package_config::*> keys[] = {
-      {"t_chip", &thermal::package_config::t_chip},       {"k_chip", &thermal::package_config::k_chip},
-      {"p_chip", &thermal::package_config::p_chip},       {"t_interface", &thermal::package_config::t_interface},
-      {"k_interface", &thermal::package_config::k_interface}, {"p_interface", &thermal::package_config::p_interface},
-      {"s_spreader", &thermal::package_config::s_spreader}, {"t_spreader", &thermal::package_config::t_spreader},
-      {"k_spreader", &thermal::package_config::k_spreader}, {"p_spreader", &thermal::package_config::p_spreader},
-      {"s_sink", &thermal::package_config::s_sink},       {"t_sink", &thermal::package_config::t_sink},
-      {"k_sink", &thermal::package_config::k_sink},       {"p_sink", &thermal::package_config::p_sink},
-      {"r_convec", &thermal::package_config::r_convec},   {"c_convec", &thermal::package_config::c_convec}};
-  for (const auto& [key, member] : keys)
-    if (!only_given || pk.has(key)) p.*member = pk.si(key);
+  for (const thermal::package_field& f : thermal::package_fields())
+    if (!only_given || pk.has(f.key)) p.*f.member = pk.si(f.key);
 }
 
 void resolve_phone(const view& v, thermal::phone_config& c) {

@@ -3,6 +3,7 @@
 #include "ptsim/power/governor.hpp"
 #include "ptsim/power/thermal_governor.hpp"
 #include "ptsim/scenarios/schema.hpp"
+#include "ptsim/thermal/package.hpp"
 #include "ptsim/tlm/model_zoo.hpp"
 
 namespace ptsim::scenarios {
@@ -374,23 +375,21 @@ schema_ptr workload_schema() {
 }
 
 schema_ptr package_schema() {
-  auto k = [](const char* doc, const char* def) { return quantity(dims::thermal_conductivity(), doc, def); };
-  auto rho_c = [](const char* doc, const char* def) { return quantity(dims::volumetric_heat_capacity(), doc, def); };
-  auto len = [](const char* doc, const char* def) { return quantity(dims::length(), doc, def); };
-  return object(
-      "HotSpot block-model package (HotSpot's parameter names and defaults)",
-      {opt("t_chip", len("die thickness", "0.15 mm")), opt("k_chip", k("die conductivity", "100 W/(m*K)")),
-       opt("p_chip", rho_c("die volumetric heat capacity", "1.75e6 J/(m^3*K)")),
-       opt("t_interface", len("TIM thickness", "20 um")), opt("k_interface", k("TIM conductivity", "4 W/(m*K)")),
-       opt("p_interface", rho_c("TIM volumetric heat capacity", "4e6 J/(m^3*K)")),
-       opt("s_spreader", len("spreader side", "30 mm")), opt("t_spreader", len("spreader thickness", "1 mm")),
-       opt("k_spreader", k("spreader conductivity", "400 W/(m*K)")),
-       opt("p_spreader", rho_c("spreader volumetric heat capacity", "3.55e6 J/(m^3*K)")),
-       opt("s_sink", len("sink side", "60 mm")), opt("t_sink", len("sink thickness", "6.9 mm")),
-       opt("k_sink", k("sink conductivity", "400 W/(m*K)")),
-       opt("p_sink", rho_c("sink volumetric heat capacity", "3.55e6 J/(m^3*K)")),
-       opt("r_convec", quantity(dims::thermal_resistance(), "sink-to-ambient convection resistance", "0.1 K/W")),
-       opt("c_convec", quantity(dims::heat_capacity(), "convection heat capacity", "140.4 J/K"))});
+  std::vector<field> fields;
+  for (const thermal::package_field& f : thermal::package_fields()) {
+    const auto dim = [&] {
+      switch (f.quantity) {
+        case thermal::package_quantity::length: return dims::length();
+        case thermal::package_quantity::conductivity: return dims::thermal_conductivity();
+        case thermal::package_quantity::volumetric_heat_capacity: return dims::volumetric_heat_capacity();
+        case thermal::package_quantity::thermal_resistance: return dims::thermal_resistance();
+        case thermal::package_quantity::heat_capacity: break;
+      }
+      return dims::heat_capacity();
+    }();
+    fields.push_back(opt(f.key, quantity(dim, f.doc, f.default_text)));
+  }
+  return object("HotSpot block-model package (HotSpot's parameter names and defaults)", std::move(fields));
 }
 
 schema_ptr phone_schema() {

@@ -71,8 +71,9 @@ std::string file_or_null(const std::string& f) { return f.empty() ? "(null)" : f
 
 }  // namespace
 
-hotspot_settings resolve_hotspot_settings(const hotspot_options& o, std::vector<std::string>& notes) {
-  hotspot_settings s;
+namespace {
+
+void read_files(const hotspot_options& o, hotspot_settings& s) {
   s.flp_file = o.get_file("f");
   s.ptrace_file = o.get_file("p");
   s.ttrace_file = o.get_file("o");
@@ -83,34 +84,22 @@ hotspot_settings resolve_hotspot_settings(const hotspot_options& o, std::vector<
   s.grid_steady_file = o.get_file("grid_steady_file");
   s.grid_transient_file = o.get_file("grid_transient_file");
   if (s.ptrace_file.empty()) throw std::runtime_error("command line: -p (the power trace) is required");
+}
 
+// The package's numbers (package_fields), then the materials that override them, as HotSpot.
+void read_package(const hotspot_options& o, hotspot_settings& s) {
   package_config& p = s.package;
   const package_config d;
-  p.t_chip = o.get_double("t_chip", d.t_chip);
-  p.k_chip = o.get_double("k_chip", d.k_chip);
-  p.p_chip = o.get_double("p_chip", d.p_chip);
-  p.c_convec = o.get_double("c_convec", d.c_convec);
-  p.r_convec = o.get_double("r_convec", d.r_convec);
-  p.s_sink = o.get_double("s_sink", d.s_sink);
-  p.t_sink = o.get_double("t_sink", d.t_sink);
-  p.k_sink = o.get_double("k_sink", d.k_sink);
-  p.p_sink = o.get_double("p_sink", d.p_sink);
-  p.s_spreader = o.get_double("s_spreader", d.s_spreader);
-  p.t_spreader = o.get_double("t_spreader", d.t_spreader);
-  p.k_spreader = o.get_double("k_spreader", d.k_spreader);
-  p.p_spreader = o.get_double("p_spreader", d.p_spreader);
-  p.t_interface = o.get_double("t_interface", d.t_interface);
-  p.k_interface = o.get_double("k_interface", d.k_interface);
-  p.p_interface = o.get_double("p_interface", d.p_interface);
+  for (const package_field& f : package_fields()) p.*f.member = o.get_double(f.key, d.*f.member);
   p.omit_lateral = flag(o, "block_omit_lateral");
-  for (const char* n : {"t_chip", "s_sink", "t_sink", "s_spreader", "t_spreader", "t_interface"})
-    positive(o, n, 1.0);  // HotSpot: "chip and package dimensions should be greater than zero"
-  for (const char* n : {"k_chip", "p_chip", "k_sink", "p_sink", "k_spreader", "p_spreader",
-                        "k_interface", "p_interface", "r_convec"})
-    positive(o, n, 1.0);
-  non_negative(o, "c_convec", 0.0);
-
-  // Materials override the numbers, as in HotSpot.
+  // HotSpot checks the dimensions first ("chip and package dimensions should be greater than zero").
+  for (const package_field& f : package_fields())
+    if (f.quantity == package_quantity::length) positive(o, f.key, 1.0);
+  for (const package_field& f : package_fields()) {
+    if (f.quantity == package_quantity::length) continue;
+    if (f.may_be_zero) non_negative(o, f.key, 0.0);
+    else positive(o, f.key, 1.0);
+  }
   if (o.has_file("materials_file")) s.materials.add_file(o.get_file("materials_file"));
   auto apply_material = [&](const char* option, double& k, double& cap) {
     const option_value* v = o.find(option);
@@ -126,7 +115,9 @@ hotspot_settings resolve_hotspot_settings(const hotspot_options& o, std::vector<
   apply_material("material_sink", p.k_sink, p.p_sink);
   apply_material("material_spreader", p.k_spreader, p.p_spreader);
   apply_material("material_interface", p.k_interface, p.p_interface);
+}
 
+void read_simulation(const hotspot_options& o, hotspot_settings& s) {
   s.ambient_K = non_negative(o, "ambient", s.ambient_K);
   s.init_temp_K = o.get_double("init_temp", s.init_temp_K);
   s.sampling_intvl_s = positive(o, "sampling_intvl", s.sampling_intvl_s);
@@ -136,7 +127,9 @@ hotspot_settings resolve_hotspot_settings(const hotspot_options& o, std::vector<
   s.leakage = flag(o, "leakage_used");
   if (s.leakage && o.get_int("leakage_mode", 0) != 0)
     bad(o, "leakage_mode", "1 (HotLeakage) is not implemented in HotSpot either; use 0");
+}
 
+void read_grid(const hotspot_options& o, hotspot_settings& s, std::vector<std::string>& notes) {
   const std::string model = lower(o.get_string("model_type", "block"));
   if (model != "block" && model != "grid") bad(o, "model_type", "must be 'block' or 'grid', found '" + model + "'");
   s.grid = model == "grid";
@@ -176,8 +169,10 @@ hotspot_settings resolve_hotspot_settings(const hotspot_options& o, std::vector<
   if (!s.grid_layer_file.empty() && !s.flp_file.empty() && s.grid)
     notes.push_back("layer configuration file " + s.grid_layer_file + " given: ignoring floorplan " +
                     s.flp_file + " (as HotSpot)");
+}
 
-  // What HotSpot would model but ptsim does not: say so once each.
+// What HotSpot would model but ptsim does not: said once each.
+void note_unmodelled(const hotspot_options& o, const hotspot_settings& s, std::vector<std::string>& notes) {
   if (flag(o, "model_secondary"))
     notes.push_back("ignoring -model_secondary 1: the secondary heat path (C4, substrate, solder "
                     "balls, PCB) is not modelled; results are those of the primary path only");
@@ -185,9 +180,11 @@ hotspot_settings resolve_hotspot_settings(const hotspot_options& o, std::vector<
     notes.push_back("ignoring -use_microchannels 1: microfluidic cooling is not modelled");
   if (flag(o, "package_model_used"))
     notes.push_back("ignoring -package_model_used 1: the heat sink and fan model is not modelled; "
-                    "-r_convec " + g(p.r_convec) + " K/W is used as given");
+                    "-r_convec " + g(s.package.r_convec) + " K/W is used as given");
+}
 
-  // ptsim's own.
+// ptsim's own options (not HotSpot's).
+void read_solver(const hotspot_options& o, hotspot_settings& s) {
   s.decimals = o.get_int("precision", s.decimals);
   if (s.decimals < 0 || s.decimals > 17) bad(o, "precision", "must be between 0 and 17 decimals");
   const std::string solver = lower(o.get_string("solver", "auto"));
@@ -202,6 +199,18 @@ hotspot_settings resolve_hotspot_settings(const hotspot_options& o, std::vector<
   s.solver_tolerance_K = non_negative(o, "solver_tolerance", s.solver_tolerance_K);
   s.transient_leakage = flag(o, "transient_leakage");
   s.max_temp_K = positive(o, "max_temp", s.max_temp_K);
+}
+
+}  // namespace
+
+hotspot_settings resolve_hotspot_settings(const hotspot_options& o, std::vector<std::string>& notes) {
+  hotspot_settings s;
+  read_files(o, s);
+  read_package(o, s);
+  read_simulation(o, s);
+  read_grid(o, s, notes);
+  note_unmodelled(o, s, notes);
+  read_solver(o, s);
   return s;
 }
 
@@ -214,23 +223,9 @@ void dump_hotspot_config(std::ostream& out, const hotspot_options& o, const hots
     if (n == "c") return file_or_null(o.get_file("c"));
     if (n == "d") return file_or_null(s.dump_file);
     if (n == "materials_file") return file_or_null(o.get_file("materials_file"));
-    if (n == "t_chip") return g(p.t_chip);
-    if (n == "k_chip") return g(p.k_chip);
-    if (n == "p_chip") return g(p.p_chip);
     if (n == "thermal_threshold") return g(s.thermal_threshold_K);
-    if (n == "c_convec") return g(p.c_convec);
-    if (n == "r_convec") return g(p.r_convec);
-    if (n == "s_sink") return g(p.s_sink);
-    if (n == "t_sink") return g(p.t_sink);
-    if (n == "k_sink") return g(p.k_sink);
-    if (n == "p_sink") return g(p.p_sink);
-    if (n == "s_spreader") return g(p.s_spreader);
-    if (n == "t_spreader") return g(p.t_spreader);
-    if (n == "k_spreader") return g(p.k_spreader);
-    if (n == "p_spreader") return g(p.p_spreader);
-    if (n == "t_interface") return g(p.t_interface);
-    if (n == "k_interface") return g(p.k_interface);
-    if (n == "p_interface") return g(p.p_interface);
+    for (const package_field& f : package_fields())
+      if (n == f.key) return g(p.*f.member);
     if (n == "ambient") return g(s.ambient_K);
     if (n == "init_file") return file_or_null(s.init_file);
     if (n == "init_temp") return g(s.init_temp_K);

@@ -10,6 +10,32 @@
 
 namespace ptsim::thermal {
 
+const std::vector<package_field>& package_fields() {
+  using q = package_quantity;
+  using pc = package_config;
+  static const std::vector<package_field> fields{
+      {"t_chip", &pc::t_chip, q::length, "die thickness", "0.15 mm", false},
+      {"k_chip", &pc::k_chip, q::conductivity, "die conductivity", "100 W/(m*K)", false},
+      {"p_chip", &pc::p_chip, q::volumetric_heat_capacity, "die volumetric heat capacity", "1.75e6 J/(m^3*K)", false},
+      {"t_interface", &pc::t_interface, q::length, "TIM thickness", "20 um", false},
+      {"k_interface", &pc::k_interface, q::conductivity, "TIM conductivity", "4 W/(m*K)", false},
+      {"p_interface", &pc::p_interface, q::volumetric_heat_capacity, "TIM volumetric heat capacity", "4e6 J/(m^3*K)",
+       false},
+      {"s_spreader", &pc::s_spreader, q::length, "spreader side", "30 mm", false},
+      {"t_spreader", &pc::t_spreader, q::length, "spreader thickness", "1 mm", false},
+      {"k_spreader", &pc::k_spreader, q::conductivity, "spreader conductivity", "400 W/(m*K)", false},
+      {"p_spreader", &pc::p_spreader, q::volumetric_heat_capacity, "spreader volumetric heat capacity",
+       "3.55e6 J/(m^3*K)", false},
+      {"s_sink", &pc::s_sink, q::length, "sink side", "60 mm", false},
+      {"t_sink", &pc::t_sink, q::length, "sink thickness", "6.9 mm", false},
+      {"k_sink", &pc::k_sink, q::conductivity, "sink conductivity", "400 W/(m*K)", false},
+      {"p_sink", &pc::p_sink, q::volumetric_heat_capacity, "sink volumetric heat capacity", "3.55e6 J/(m^3*K)", false},
+      {"r_convec", &pc::r_convec, q::thermal_resistance, "sink-to-ambient convection resistance", "0.1 K/W", false},
+      {"c_convec", &pc::c_convec, q::heat_capacity, "convection heat capacity", "140.4 J/K", true},
+  };
+  return fields;
+}
+
 namespace {
 
 using detail::is_x;

@@ -2,6 +2,8 @@
 // HotSpot-equivalent block model: silicon, interface (TIM), heat spreader and heat sink
 // layers over a floorplan, with spreader/sink periphery nodes and convection to ambient.
 // Parameters and fitting factors are HotSpot's (see shared reference hotspot-model.md).
+#include <vector>
+
 #include "ptsim/thermal/floorplan.hpp"
 #include "ptsim/thermal/rc_network.hpp"
 
@@ -17,6 +19,24 @@ struct package_config {
   double c_convec = 140.4;  ///< J/K
   bool omit_lateral = false;  ///< HotSpot's block_omit_lateral (silicon lateral links dropped)
 };
+
+/// What a package parameter measures (its unit: m, W/(m K), J/(m^3 K), K/W, J/K).
+enum class package_quantity { length, conductivity, volumetric_heat_capacity, thermal_resistance, heat_capacity };
+
+/// One package parameter: the HotSpot option and scenario key, where it lives, what it
+/// measures, what it means and HotSpot's default as written in scenarios. The one list
+/// behind `ptsim thermal`'s options, the scenario schema and the scenario reader.
+struct package_field {
+  const char* key;
+  double package_config::*member;
+  package_quantity quantity;
+  const char* doc;
+  const char* default_text;  ///< package_config's default, with its unit
+  bool may_be_zero;          ///< c_convec: 0 = no convection capacitance; the rest must be > 0
+};
+
+/// The 16 numeric package parameters, in HotSpot's order.
+const std::vector<package_field>& package_fields();
 
 /// Builds the HotSpot block model (4n + 12 nodes). Node order and names follow HotSpot:
 /// blocks "<name>" (0..n-1), "iface_<name>", "hsp_<name>", "hsink_<name>", then
