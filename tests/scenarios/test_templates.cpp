@@ -255,3 +255,49 @@ TEST_CASE("a derived scenario removes an inherited component and key with null")
   CHECK(contains(d.message, "removes an inherited key, but"));
   CHECK(contains(d.message, "has no 'platform.components.cpu_litle'"));
 }
+
+TEST_CASE("nested loops, list values, a template that uses another, and a cycle") {
+  std::string text = replace_once(default_text(), "\nname:",
+                                  "\ntemplates:\n  little: { use: cluster, cores: 4 }\n"
+                                  "  cluster: { kind: cpu_cluster, connect: noc, domain: \"{d}\" }\n"
+                                  "  loop: { use: loop }\nname:");
+  text = replace_once(text, "  power_map: { lpddr: mem_ctrl }",
+                      "  power_map:\n    for m in [lpddr, noc]:\n      for k in 1..1: { \"{m}\": \"mem_{k == 1}\" }");
+  // `==` is not an operator: the error names the expression and where it is written.
+  auto ds = load_errors(text);
+  INFO(ds.at(0).to_string());
+  CHECK(contains(ds.at(0).message, "unexpected '== 1' in '{k == 1}'"));
+  text = replace_once(text, "\"mem_{k == 1}\"", "\"mem_ctrl\"");
+  const auto sc = ps::load_scenario_text(text, "test.yaml");
+  const YAML::Node r = YAML::Load(sc.resolved_yaml);
+  CHECK(keys_of(r["thermal"]["power_map"]) == std::vector<std::string>{"lpddr", "noc"});
+  CHECK(!r["templates"]);
+
+  // cpu_little from two templates, its domain from a loop variable of the list loop.
+  const std::string little =
+      "    cpu_little:\n      kind: cpu_cluster\n      domain: little\n      connect: noc\n      cores: 4\n"
+      "      ops_per_cycle: { fp32: 8, fp16: 16, int8: 32 }\n";
+  const auto placed = ps::load_scenario_text(
+      replace_once(text, little,
+                   "    for d in [little]:\n      \"cpu_{d}\":\n        use: little\n"
+                   "        ops_per_cycle: { fp32: 8, fp16: 16, int8: 32 }\n        c_eff: \"280 pF\"\n"
+                   "    cpu_little:\n"),  // the rest of cpu_little, beside the loop, changes its instance
+      "test.yaml");
+  const YAML::Node p = YAML::Load(placed.resolved_yaml)["platform"]["components"]["cpu_little"];
+  CHECK(p["kind"].Scalar() == "cpu_cluster");
+  CHECK(p["domain"].Scalar() == "little");
+  CHECK(p["cores"].Scalar() == "4");
+  CHECK(p["c_eff"].Scalar() == "280 pF");
+  CHECK(keys_of(YAML::Load(placed.resolved_yaml)["platform"]["components"]) ==
+        keys_of(YAML::Load(sc.resolved_yaml)["platform"]["components"]));
+
+  ds = load_errors(replace_once(text, little, "    cpu_little:\n      use: loop\n"));
+  CHECK(contains(only_at(ds, "platform.components.cpu_little.use").message, "template 'loop' uses itself"));
+}
+
+TEST_CASE("null outside extends is still refused, at its line:column") {
+  const std::string text = replace_once(default_text(), "  power_map: { lpddr: mem_ctrl }", "  power_map: { lpddr: null }");
+  const auto ds = load_errors(text);
+  const auto d = only_at(ds, "thermal.power_map.lpddr");
+  CHECK(d.line == position_of(text, "null }").line);
+}
