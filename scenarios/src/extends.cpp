@@ -38,7 +38,12 @@ YAML::Node merge(const YAML::Node& base, const YAML::Node& child, const std::str
   for (auto it = child.begin(); it != child.end(); ++it) {
     const std::string key = it->first.Scalar();
     if (base[key]) continue;
-    if (it->second.IsNull()) {
+    bool base_loops = false;  // then `key` may be one of a loop's instances: expansion removes it
+    for (auto b = base.begin(); b != base.end(); ++b) base_loops = base_loops || b->first.Scalar().compare(0, 4, "for ") == 0;
+    if (it->second.IsNull() && base_loops) {
+      o.removals.push_back({key, child_file, it->first.Mark()});
+      out[key] = it->second;
+    } else if (it->second.IsNull()) {
       // Nothing to remove: most likely a misspelt key, or a value left out.
       origin here = o;
       here.file = child_file;

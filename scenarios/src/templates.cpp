@@ -371,6 +371,8 @@ class expander {
         if (!seen) keys.push_back(k);
       }
 
+    bool has_loops = false;
+    for (const auto& k : keys) has_loops = has_loops || is_loop_key(k);
     YAML::Node result(YAML::NodeType::Map);
     result.SetStyle(top.node.Style());
     std::set<std::string> made, from_loops;
@@ -381,6 +383,10 @@ class expander {
                    const std::string& tpl, const scope& s, bool from_loop) {
       if (!made.insert(key).second) {
         const bool other_from_loop = from_loops.count(key) > 0;
+        if (other_from_loop && !from_loop && value.IsNull()) {  // `gpu7: null` beside the loop
+          result.remove(key);
+          return;
+        }
         if (other_from_loop != from_loop && value.IsMap() && result[key].IsMap()) {
           const YAML::Node earlier = result[key];
           result[key] = from_loop ? merge_over(value, earlier) : merge_over(earlier, value);
@@ -388,6 +394,18 @@ class expander {
         }
         return report(key_node.Mark(), join_path(out, key), "", "the key '" + key + "' is given twice (after expansion)",
                       s, tpl);
+      }
+      if (!from_loop && value.IsNull() && has_loops) {
+        const std::string message =
+            "'" + key + ": null' removes an instance of a loop, but no loop before it here makes '" + key + "'";
+        // From a derived scenario (extends): said at its file:line:column, and not as a removed name.
+        for (auto r = o_.removals.begin(); r != o_.removals.end(); ++r)
+          if (r->key == key) {
+            o_.sink->push_back({r->file, r->mark.line + 1, r->mark.column + 1, join_path(out, key), message});
+            o_.removals.erase(r);
+            return;
+          }
+        return report(key_node.Mark(), join_path(out, key), "", message, s, tpl);
       }
       if (from_loop) from_loops.insert(key);
       if (key_node.IsScalar() && key_node.Scalar() == key) result[key_node] = value;

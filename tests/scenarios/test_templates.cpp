@@ -301,3 +301,38 @@ TEST_CASE("null outside extends is still refused, at its line:column") {
   const auto d = only_at(ds, "thermal.power_map.lpddr");
   CHECK(d.line == position_of(text, "null }").line);
 }
+
+TEST_CASE("a derived scenario removes or changes one instance of an inherited loop") {
+  temp_dir t;
+  training_on(t, server_preset_text());
+  // gpu7 without its PCIe port: the port, its power_map entry and gpu7's io changed.
+  const auto ok = t.write("no-pcie7.yaml", "extends: training.yaml\nname: x\nplatform:\n  components:\n"
+                                           "    pcie_gpu7: null\n    gpu7: { io: [] }\n"
+                                           "thermal:\n  power_map:\n    pcie_gpu7: null\n");
+  const auto sc = ps::load_scenario_file(ok.string());
+  const YAML::Node r = YAML::Load(sc.resolved_yaml);
+  CHECK(!r["platform"]["components"]["pcie_gpu7"]);
+  CHECK(r["platform"]["components"]["pcie_gpu6"]);
+  CHECK(r["platform"]["components"].size() == 46);
+  CHECK(r["platform"]["components"]["gpu7"]["io"].size() == 0);
+  CHECK(r["platform"]["components"]["gpu7"]["sms"].Scalar() == "132");  // the rest of the instance stays
+  CHECK(!r["thermal"]["power_map"]["pcie_gpu7"]);
+
+  // Removing nvlink7 alone: what still uses it says so, and where it was removed.
+  const auto half = t.write("no-nvlink7.yaml", "extends: training.yaml\nname: x\nplatform:\n  components:\n"
+                                               "    nvlink7: null\n");
+  auto ds = diagnostics_of([&] { ps::load_scenario_file(half.string()); });
+  const auto d = only_at(ds, "platform.components.gpu7.fabric");
+  CHECK(d.file == (t.dir / "presets/server-8xh100.yaml").string());
+  CHECK(d.line == position_of(server_preset_text(), "fabric: \"nvlink{i}\"").line);
+  CHECK(contains(d.message, "in instance gpu7 of gpu{i} (i = 7), template h100"));
+  CHECK(contains(d.message, "'nvlink7' was removed at " + half.string() + ":5:5"));
+
+  // An instance no loop makes.
+  const auto typo = t.write("typo.yaml", "extends: training.yaml\nname: x\nplatform:\n  components:\n    nvlink9: null\n");
+  ds = diagnostics_of([&] { ps::load_scenario_file(typo.string()); });
+  const auto e = only_at(ds, "platform.components.nvlink9");
+  CHECK(e.file == typo.string());
+  CHECK(e.line == 5);
+  CHECK(contains(e.message, "removes an instance of a loop, but no loop before it here makes 'nvlink9'"));
+}
