@@ -17,6 +17,12 @@ namespace ptsim::scenarios::detail {
 namespace {
 
 constexpr int max_template_depth = 8;
+// Loops multiply: nested ranges over a large body could make a tree far larger than any
+// platform (and yaml-cpp finds a mapping's keys by linear search); past this many nodes
+// made, expansion stops with an error (the 8-GPU server makes a small fraction of it).
+constexpr std::size_t max_nodes = 10000;
+
+struct too_large {};
 
 struct variable {
   std::string name, value;
@@ -279,6 +285,7 @@ class expander {
   YAML::Node node(const YAML::Node& n, const std::string& src, const std::string& out, const scope& sc,
                   const std::string& tpl) {
     if (!sc.substitute && !needs_expansion(n)) return n;
+    if (++made_ > max_nodes) throw too_large{};
     if (n.IsMap()) return map({{n, src, tpl}}, out, sc);
     if (n.IsSequence()) return sequence(n, src, out, sc, tpl);
     note(out, src, n.Mark(), sc, tpl);
@@ -300,7 +307,11 @@ class expander {
             const std::string& tpl) {
     std::string ctx = sc.instance;
     if (!tpl.empty()) ctx += std::string(ctx.empty() ? "" : ", ") + "template " + tpl;
-    o_.expansions.push_back({out, src, m, ctx});
+    std::string path;  // list indexes as --set writes them, so that a diagnostic's path matches cheaply
+    for (char c : out)
+      if (c == '[') path += '.';
+      else if (c != ']') path += c;
+    o_.expansions.push_back({path, src, m, ctx});
   }
 
   // An error at `m`, naming the instance (through a note that lives as long as the report).
@@ -352,6 +363,7 @@ class expander {
   }
 
   YAML::Node map(const std::vector<layer>& given, const std::string& out, const scope& outer) {
+    if (++made_ > max_nodes) throw too_large{};
     scope sc = outer;
     sc.instances = false;
     std::vector<layer> layers;
@@ -523,6 +535,7 @@ class expander {
 
   YAML::Node templates_;
   origin& o_;
+  std::size_t made_ = 0;
 };
 
 std::vector<std::string> split_dots(const std::string& p) {
@@ -604,7 +617,14 @@ YAML::Node expand_templates(const YAML::Node& root, origin& o) {
     if (it->first.Scalar() != "templates") rest[it->first] = it->second;
   if (!templates && !expander::needs_expansion(rest)) return root;
   expander e(templates ? templates : YAML::Node(), o);  // a missing key's node may not be read
-  const YAML::Node out = e.node(rest, "", "", scope{}, "");
+  YAML::Node out;
+  try {
+    out = e.node(rest, "", "", scope{}, "");
+  } catch (const too_large&) {
+    o.report(root, "", "templates and loops expand to more than " + std::to_string(max_nodes) +
+                           " values (a loop's range too wide?)");
+    return root;
+  }
   for (auto& n : o.expansions)  // `rest` is new: the document's own position, for errors at the top
     if (n.path.empty()) n.mark = root.Mark();
   return out;

@@ -152,12 +152,13 @@ void origin::emit(std::vector<diagnostic>& out, const YAML::Mark& at, const std:
   YAML::Mark mark = at;
   const expansion_note* note = nullptr;
   const std::string dp = dotted(path);
-  for (const auto& n : expansions)
-    if ((n.path.empty() || starts_with_path(path, n.path)) &&
-        (!note || dotted(n.path).size() > dotted(note->path).size()))
-      note = &n;
+  for (const auto& n : expansions) {  // n.path is dotted already: this runs once per note per diagnostic
+    const bool under = n.path.empty() || dp == n.path ||
+                       (dp.size() > n.path.size() && dp.compare(0, n.path.size(), n.path) == 0 && dp[n.path.size()] == '.');
+    if (under && (!note || n.path.size() > note->path.size())) note = &n;
+  }
   if (note) {
-    std::string rest = dp.substr(dotted(note->path).size());  // "" or ".key..." below the note
+    std::string rest = dp.substr(note->path.size());  // "" or ".key..." below the note
     if (note->path.empty() && !rest.empty()) rest = "." + rest;
     source = note->source_path.empty() ? rest.substr(rest.empty() ? 0 : 1) : note->source_path + rest;
     if (mark.is_null()) mark = note->mark;

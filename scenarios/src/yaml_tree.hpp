@@ -21,7 +21,7 @@ struct origin {
   /// A node that template expansion made or placed (see templates.hpp): where it is in the
   /// expanded tree, where it was written, and which instance it belongs to.
   struct expansion_note {
-    std::string path;         ///< in the expanded tree, e.g. platform.components.gpu3
+    std::string path;         ///< in the expanded tree, dotted: platform.components.gpu3, thermal.floorplan.2
     std::string source_path;  ///< as written, e.g. templates.h100 (for files and --set)
     YAML::Mark mark;          ///< as written (a node that expansion made has no mark of its own)
     std::string context;      ///< e.g. "in instance gpu3 of gpu{i} (i = 3), template h100"
