@@ -13,24 +13,50 @@ namespace {
 
 constexpr int max_depth = 8;
 
-// child over base: mappings merge key by key; a child value replaces anything else.
+// child over base: mappings merge key by key; a child value replaces anything else, and a
+// child's `key: null` removes the inherited key (a component, a section) altogether.
 // Nodes are shared, not cloned: a clone would lose the line:column marks that errors need.
 YAML::Node merge(const YAML::Node& base, const YAML::Node& child, const std::string& path, const std::string& base_file,
-                 origin& o) {
+                 const std::string& child_file, origin& o) {
   if (!base.IsMap() || !child.IsMap()) return child;
   YAML::Node out(YAML::NodeType::Map);
   for (auto it = base.begin(); it != base.end(); ++it) {
     const std::string key = it->first.Scalar();
     const std::string p = join_path(path, key);
-    if (child[key]) {
-      out[key] = merge(it->second, child[key], p, base_file, o);
+    if (child[key] && child[key].IsNull()) {
+      YAML::Mark at = child[key].Mark();  // the key's own position, for the message
+      for (auto c = child.begin(); c != child.end(); ++c)
+        if (c->first.Scalar() == key) at = c->first.Mark();
+      o.removals.push_back({key, child_file, at});
+    } else if (child[key]) {
+      out[key] = merge(it->second, child[key], p, base_file, child_file, o);
     } else {
       out[key] = it->second;
       o.path_files.emplace_back(p, base_file);
     }
   }
-  for (auto it = child.begin(); it != child.end(); ++it)
-    if (!base[it->first.Scalar()]) out[it->first.Scalar()] = it->second;
+  for (auto it = child.begin(); it != child.end(); ++it) {
+    const std::string key = it->first.Scalar();
+    if (base[key]) continue;
+    bool base_loops = false;  // then `key` may be one of a loop's instances: expansion removes it
+    for (auto b = base.begin(); b != base.end(); ++b) base_loops = base_loops || b->first.Scalar().compare(0, 4, "for ") == 0;
+    if (it->second.IsNull() && base_loops) {
+      o.removals.push_back({key, child_file, it->first.Mark()});
+      out[key] = it->second;
+    } else if (it->second.IsNull()) {
+      // Nothing to remove: most likely a misspelt key, or a value left out.
+      origin here = o;
+      here.file = child_file;
+      here.path_files.clear();
+      std::string keys;
+      for (auto b = base.begin(); b != base.end(); ++b) keys += (keys.empty() ? "" : ", ") + b->first.Scalar();
+      here.report(it->first, join_path(path, key),
+                  "'" + key + ": null' removes an inherited key, but '" + base_file + "' has no '" +
+                      join_path(path, key) + "' (it has: " + (keys.empty() ? "nothing" : keys) + ")");
+      continue;
+    }
+    out[key] = it->second;
+  }
   return out;
 }
 
@@ -94,7 +120,7 @@ YAML::Node apply_extends(const YAML::Node& root, const std::string& file, origin
   YAML::Node child = root;
   child.remove("extends");
   // Everything the base brings is reported against the base's file.
-  return merge(base, child, "", base_path.string(), o);
+  return merge(base, child, "", base_path.string(), file, o);
 }
 
 }  // namespace ptsim::scenarios::detail

@@ -72,6 +72,22 @@ bool json_literal(const schema_node& s, const std::string& v) {
 
 void pad(std::ostringstream& os, int n) { os << std::string(static_cast<std::size_t>(n), ' '); }
 
+// The scenario's own mapping: it also takes `templates:`, which is expanded (and dropped)
+// before validation, so the validating schema never sees it.
+const schema_node* scenario_top = nullptr;
+
+void emit_templates_property(std::ostringstream& os, int in) {
+  pad(os, in); os << "\"templates\": {\n";
+  pad(os, in + 2);
+  os << "\"description\": " << quote("named mappings that `use: NAME` in any mapping puts under its own keys; with "
+                                     "`for VAR in A..B:` / `for VAR in [a, b]:` keys (entries, or list items, once per "
+                                     "value) and `{EXPR}` substitution, expanded before validation (README, Templates "
+                                     "and loops)") << ",\n";
+  pad(os, in + 2); os << "\"type\": \"object\",\n";
+  pad(os, in + 2); os << "\"additionalProperties\": { \"type\": \"object\" }\n";
+  pad(os, in); os << "}";
+}
+
 void emit_object_body(std::ostringstream& os, const schema_node& s, int in, const std::string* kind_const) {
   pad(os, in); os << "\"type\": \"object\",\n";
   pad(os, in); os << "\"additionalProperties\": false,\n";
@@ -88,7 +104,11 @@ void emit_object_body(std::ostringstream& os, const schema_node& s, int in, cons
       emit(os, *f.schema, in + 4);
       os << "\n"; pad(os, in + 2); os << "}";
     }
-    os << (i + 1 < s.fields.size() ? ",\n" : "\n");
+    os << (i + 1 < s.fields.size() || &s == scenario_top ? ",\n" : "\n");
+  }
+  if (&s == scenario_top) {
+    emit_templates_property(os, in + 2);
+    os << "\n";
   }
   pad(os, in); os << "}";
   if (!required.empty()) {
@@ -167,7 +187,9 @@ void emit(std::ostringstream& os, const schema_node& s, int in) {
 std::string to_json_schema(const schema_ptr& root) {
   std::ostringstream os;
   os << "{\n  \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n  \"title\": \"ptsim scenario\",\n";
+  scenario_top = root.get();
   emit(os, *root, 2);
+  scenario_top = nullptr;
   os << "\n}\n";
   return os.str();
 }

@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "resolve.hpp"
+#include "templates.hpp"
 
 namespace ptsim::scenarios {
 
@@ -66,7 +67,16 @@ scenario load(const std::string& text, const std::string& origin_name, const loa
     if (!diags.empty()) throw scenario_error(diags);
   }
   const schema_ptr schema = scenario_schema();
+  // A template is changed before it is used, so that every instance sees the change; any
+  // other path names a key of the expanded scenario (one instance, say).
+  for (const auto& kv : opts.overrides)
+    if (detail::is_template_path(kv.path) && detail::apply_template_override(root, kv, o))
+      o.override_paths.push_back(kv.path);
+  if (!diags.empty()) throw scenario_error(diags);
+  root = detail::expand_templates(root, o);
+  if (!diags.empty()) throw scenario_error(diags);
   for (const auto& kv : opts.overrides) {
+    if (detail::is_template_path(kv.path)) continue;
     if (detail::apply_override(root, schema, kv, o)) o.override_paths.push_back(kv.path);
   }
   if (opts.seed) root["seed"] = *opts.seed;

@@ -146,8 +146,31 @@ void origin::emit(std::vector<diagnostic>& out, const YAML::Mark& at, const std:
   d.path = path;
   d.message = message;
   d.warning = warning;
+  // A node from an expanded template or loop: its source path (for --set and extends files),
+  // its mark when expansion made the node, and which instance it is.
+  std::string source = path;
+  YAML::Mark mark = at;
+  const expansion_note* note = nullptr;
+  const std::string dp = dotted(path);
+  for (const auto& n : expansions) {  // n.path is dotted already: this runs once per note per diagnostic
+    const bool under = n.path.empty() || dp == n.path ||
+                       (dp.size() > n.path.size() && dp.compare(0, n.path.size(), n.path) == 0 && dp[n.path.size()] == '.');
+    if (under && (!note || n.path.size() > note->path.size())) note = &n;
+  }
+  if (note) {
+    std::string rest = dp.substr(note->path.size());  // "" or ".key..." below the note
+    if (note->path.empty() && !rest.empty()) rest = "." + rest;
+    source = note->source_path.empty() ? rest.substr(rest.empty() ? 0 : 1) : note->source_path + rest;
+    if (mark.is_null()) mark = note->mark;
+    if (!note->context.empty()) d.message += " (" + note->context + ")";
+  }
+  // A name that a derived scenario removed, still used here.
+  for (const auto& r : removals)
+    if (message.find("'" + r.key + "'") != std::string::npos)
+      d.message += " ('" + r.key + "' was removed at " + r.file + ":" + std::to_string(r.mark.line + 1) + ":" +
+                   std::to_string(r.mark.column + 1) + "; remove or change what uses it too)";
   for (const auto& p : override_paths)
-    if (starts_with_path(path, p)) {
+    if (starts_with_path(path, p) || starts_with_path(source, p)) {
       d.file = "--set " + p;
       out.push_back(d);
       return;
@@ -155,13 +178,13 @@ void origin::emit(std::vector<diagnostic>& out, const YAML::Mark& at, const std:
   d.file = file;
   std::size_t best = 0;
   for (const auto& [prefix, f] : path_files)
-    if (starts_with_path(path, prefix) && prefix.size() + 1 > best) {
+    if (starts_with_path(source, prefix) && prefix.size() + 1 > best) {
       best = prefix.size() + 1;
       d.file = f;
     }
-  if (!at.is_null()) {
-    d.line = at.line + 1;
-    d.column = at.column + 1;
+  if (!mark.is_null()) {
+    d.line = mark.line + 1;
+    d.column = mark.column + 1;
   }
   out.push_back(d);
 }

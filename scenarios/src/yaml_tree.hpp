@@ -18,6 +18,21 @@ struct origin {
   std::vector<std::string> override_paths;
   /// Subtrees that came from a base scenario (`extends:`): path prefix -> its file.
   std::vector<std::pair<std::string, std::string>> path_files;
+  /// A node that template expansion made or placed (see templates.hpp): where it is in the
+  /// expanded tree, where it was written, and which instance it belongs to.
+  struct expansion_note {
+    std::string path;         ///< in the expanded tree, dotted: platform.components.gpu3, thermal.floorplan.2
+    std::string source_path;  ///< as written, e.g. templates.h100 (for files and --set)
+    YAML::Mark mark;          ///< as written (a node that expansion made has no mark of its own)
+    std::string context;      ///< e.g. "in instance gpu3 of gpu{i} (i = 3), template h100"
+  };
+  std::vector<expansion_note> expansions;
+  /// A key that a derived scenario removed (`key: null`): named in errors about what still uses it.
+  struct removal_note {
+    std::string key, file;
+    YAML::Mark mark;
+  };
+  std::vector<removal_note> removals;
   std::vector<diagnostic>* sink = nullptr;
   std::vector<diagnostic>* warnings = nullptr;  ///< plausibility warnings (none kept when null)
   /// A warning: recorded like an error (file:line:column, path) but does not fail the load.
