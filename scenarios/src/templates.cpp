@@ -171,6 +171,125 @@ class expander {
     add_layers({body, join_path("templates", name), name}, layers, sc, out);
   }
 
+  // A mapping being built: its entries so far, and which came from loops.
+  struct map_result {
+    YAML::Node node{YAML::NodeType::Map};
+    std::set<std::string> made, from_loops;
+    bool has_loops = false;
+  };
+
+  // Keys in the order the lowest layer (the template) gives them, then the others'.
+  static std::vector<std::string> ordered_keys(const std::vector<layer>& layers) {
+    std::vector<std::string> keys;
+    for (auto l = layers.rbegin(); l != layers.rend(); ++l)
+      for (auto it = l->node.begin(); it != l->node.end(); ++it) {
+        const std::string k = it->first.Scalar();
+        if (k == "use") continue;
+        bool seen = false;
+        for (const auto& s : keys) seen = seen || s == k;
+        if (!seen) keys.push_back(k);
+      }
+    return keys;
+  }
+
+  // An entry written beside a loop under the name of one of its instances changes that
+  // instance (mappings merge key by key, the entry's values win); any other repeat is an error.
+  // The key node as written keeps its line:column for errors about the key.
+  void put(map_result& r, const std::string& out, const std::string& key, const YAML::Node& key_node,
+           const YAML::Node& value, const std::string& tpl, const scope& s, bool from_loop) {
+    if (!r.made.insert(key).second) {
+      const bool other_from_loop = r.from_loops.count(key) > 0;
+      if (other_from_loop && !from_loop && value.IsNull()) {  // `gpu7: null` beside the loop
+        r.node.remove(key);
+        return;
+      }
+      if (other_from_loop != from_loop && value.IsMap() && r.node[key].IsMap()) {
+        const YAML::Node earlier = r.node[key];
+        r.node[key] = from_loop ? merge_over(value, earlier) : merge_over(earlier, value);
+        return;
+      }
+      return report(key_node.Mark(), join_path(out, key), "", "the key '" + key + "' is given twice (after expansion)",
+                    s, tpl);
+    }
+    if (!from_loop && value.IsNull() && r.has_loops) {
+      const std::string message =
+          "'" + key + ": null' removes an instance of a loop, but no loop before it here makes '" + key + "'";
+      // From a derived scenario (extends): said at its file:line:column, and not as a removed name.
+      for (auto rm = o_.removals.begin(); rm != o_.removals.end(); ++rm)
+        if (rm->key == key) {
+          o_.sink->push_back({rm->file, rm->mark.line + 1, rm->mark.column + 1, join_path(out, key), message});
+          o_.removals.erase(rm);
+          return;
+        }
+      return report(key_node.Mark(), join_path(out, key), "", message, s, tpl);
+    }
+    if (from_loop) r.from_loops.insert(key);
+    if (key_node.IsScalar() && key_node.Scalar() == key) r.node[key_node] = value;
+    else r.node[key] = value;
+  }
+
+  // `for VAR in RANGE:` in a mapping: the body once per value, its entries spliced in here.
+  void expand_loop(map_result& r, const std::string& out, const std::string& raw, const YAML::Node& key_node,
+                   const layer& h, const scope& sc) {
+    const YAML::Node value = h.node[raw];
+    const std::string src = join_path(h.path, raw);
+    loop lp;
+    try {
+      lp = parse_loop(raw);
+    } catch (const std::runtime_error& e) {
+      return report(key_node.Mark(), join_path(out, raw), src, e.what(), sc, h.template_name);
+    }
+    if (!value.IsMap())
+      return report(value.Mark(), join_path(out, raw), src,
+                    "a loop in a mapping holds the entries to repeat (a mapping), found " +
+                        std::string(value.IsSequence() ? "a list" : "a plain value"),
+                    sc, h.template_name);
+    for (const auto& v : sc.vars)
+      if (v.name == lp.var)
+        return report(key_node.Mark(), join_path(out, raw), src,
+                      "the loop variable '" + lp.var + "' is already used by an enclosing loop", sc, h.template_name);
+    for (const auto& v : lp.values) {
+      scope inner = sc;
+      inner.substitute = true;
+      inner.vars.push_back({lp.var, v});
+      scope body_scope = inner;
+      body_scope.instances = true;
+      const YAML::Node body = map({{value, src, h.template_name}}, out, body_scope);
+      for (auto it = body.begin(); it != body.end(); ++it)
+        put(r, out, it->first.Scalar(), it->first, it->second, h.template_name, inner, true);
+    }
+  }
+
+  // An ordinary key: substituted where needed; mappings merge key by key down the layers that
+  // hold it (as with extends); anything else: the top one's value.
+  void expand_entry(map_result& r, const std::string& out, const std::string& raw, const YAML::Node& key_node,
+                    const std::vector<const layer*>& holders, const scope& sc, const scope& outer) {
+    const layer& h = *holders.front();
+    const YAML::Node value = h.node[raw];
+    const std::string src = join_path(h.path, raw);
+    std::string key = raw;
+    if (sc.substitute) {
+      try {
+        key = substitute(raw, sc.vars);
+      } catch (const std::runtime_error& e) {
+        return report(key_node.Mark(), join_path(out, raw), src, e.what(), sc, h.template_name);
+      }
+    }
+    scope child = sc;
+    if (outer.instances) child.instance = "in instance " + key + " of " + raw + " (" + sc.values() + ")";
+    const std::string child_out = join_path(out, key);
+    std::vector<layer> sub;
+    for (const layer* l : holders) {
+      const YAML::Node v = l->node[raw];
+      if (!v.IsMap()) break;
+      sub.push_back({v, join_path(l->path, raw), l->template_name});
+    }
+    if (sub.size() > 1 || (!sub.empty() && (child.substitute || needs_expansion(value))))
+      put(r, out, key, key_node, map(sub, child_out, child), h.template_name, child, false);
+    else
+      put(r, out, key, key_node, node(value, src, child_out, child, h.template_name), h.template_name, child, false);
+  }
+
   YAML::Node map(const std::vector<layer>& given, const std::string& out, const scope& outer) {
     if (++made_ > max_nodes) throw too_large{};
     scope sc = outer;
@@ -181,132 +300,22 @@ class expander {
     const layer& top = layers.front();
     note(out, top.path, top.node.Mark(), sc, top.template_name);
 
-    // Keys in the order the lowest layer (the template) gives them, then the others'.
-    std::vector<std::string> keys;
-    for (auto l = layers.rbegin(); l != layers.rend(); ++l)
-      for (auto it = l->node.begin(); it != l->node.end(); ++it) {
-        const std::string k = it->first.Scalar();
-        if (k == "use") continue;
-        bool seen = false;
-        for (const auto& s : keys) seen = seen || s == k;
-        if (!seen) keys.push_back(k);
-      }
-
-    bool has_loops = false;
-    for (const auto& k : keys) has_loops = has_loops || is_loop_key(k);
-    YAML::Node result(YAML::NodeType::Map);
-    result.SetStyle(top.node.Style());
-    std::set<std::string> made, from_loops;
-    // An entry written beside a loop under the name of one of its instances changes that
-    // instance (mappings merge key by key, the entry's values win); any other repeat is an error.
-    // The key node as written keeps its line:column for errors about the key.
-    auto put = [&](const std::string& key, const YAML::Node& key_node, const YAML::Node& value,
-                   const std::string& tpl, const scope& s, bool from_loop) {
-      if (!made.insert(key).second) {
-        const bool other_from_loop = from_loops.count(key) > 0;
-        if (other_from_loop && !from_loop && value.IsNull()) {  // `gpu7: null` beside the loop
-          result.remove(key);
-          return;
-        }
-        if (other_from_loop != from_loop && value.IsMap() && result[key].IsMap()) {
-          const YAML::Node earlier = result[key];
-          result[key] = from_loop ? merge_over(value, earlier) : merge_over(earlier, value);
-          return;
-        }
-        return report(key_node.Mark(), join_path(out, key), "", "the key '" + key + "' is given twice (after expansion)",
-                      s, tpl);
-      }
-      if (!from_loop && value.IsNull() && has_loops) {
-        const std::string message =
-            "'" + key + ": null' removes an instance of a loop, but no loop before it here makes '" + key + "'";
-        // From a derived scenario (extends): said at its file:line:column, and not as a removed name.
-        for (auto r = o_.removals.begin(); r != o_.removals.end(); ++r)
-          if (r->key == key) {
-            o_.sink->push_back({r->file, r->mark.line + 1, r->mark.column + 1, join_path(out, key), message});
-            o_.removals.erase(r);
-            return;
-          }
-        return report(key_node.Mark(), join_path(out, key), "", message, s, tpl);
-      }
-      if (from_loop) from_loops.insert(key);
-      if (key_node.IsScalar() && key_node.Scalar() == key) result[key_node] = value;
-      else result[key] = value;
-    };
+    const std::vector<std::string> keys = ordered_keys(layers);
+    map_result r;
+    for (const auto& k : keys) r.has_loops = r.has_loops || is_loop_key(k);
+    r.node.SetStyle(top.node.Style());
     for (const auto& raw : keys) {
       // The layers that hold this key, highest priority first.
       std::vector<const layer*> holders;
       for (const auto& l : layers)
         if (l.node[raw]) holders.push_back(&l);
-      const layer& h = *holders.front();
       YAML::Node key_node;
-      for (auto it = h.node.begin(); it != h.node.end(); ++it)
+      for (auto it = holders.front()->node.begin(); it != holders.front()->node.end(); ++it)
         if (it->first.Scalar() == raw) key_node = it->first;
-      const YAML::Node value = h.node[raw];
-      const std::string src = join_path(h.path, raw);
-
-      if (is_loop_key(raw)) {
-        // The body once per value, its entries spliced in here.
-        loop lp;
-        try {
-          lp = parse_loop(raw);
-        } catch (const std::runtime_error& e) {
-          report(key_node.Mark(), join_path(out, raw), src, e.what(), sc, h.template_name);
-          continue;
-        }
-        if (!value.IsMap()) {
-          report(value.Mark(), join_path(out, raw), src,
-                 "a loop in a mapping holds the entries to repeat (a mapping), found " +
-                     std::string(value.IsSequence() ? "a list" : "a plain value"),
-                 sc, h.template_name);
-          continue;
-        }
-        bool clash = false;
-        for (const auto& v : sc.vars) clash = clash || v.name == lp.var;
-        if (clash) {
-          report(key_node.Mark(), join_path(out, raw), src, "the loop variable '" + lp.var +
-                 "' is already used by an enclosing loop", sc, h.template_name);
-          continue;
-        }
-        for (const auto& v : lp.values) {
-          scope inner = sc;
-          inner.substitute = true;
-          inner.vars.push_back({lp.var, v});
-          const YAML::Node body = map({{value, src, h.template_name}}, out, [&] {
-            scope b = inner;
-            b.instances = true;
-            return b;
-          }());
-          for (auto it = body.begin(); it != body.end(); ++it)
-            put(it->first.Scalar(), it->first, it->second, h.template_name, inner, true);
-        }
-        continue;
-      }
-
-      std::string key = raw;
-      if (sc.substitute) {
-        try {
-          key = substitute(raw, sc.vars);
-        } catch (const std::runtime_error& e) {
-          report(key_node.Mark(), join_path(out, raw), src, e.what(), sc, h.template_name);
-          continue;
-        }
-      }
-      scope child = sc;
-      if (outer.instances) child.instance = "in instance " + key + " of " + raw + " (" + sc.values() + ")";
-      const std::string child_out = join_path(out, key);
-      // Mappings merge key by key down the layers, as with extends; anything else: the top one.
-      std::vector<layer> sub;
-      for (const layer* l : holders) {
-        const YAML::Node v = l->node[raw];
-        if (!v.IsMap()) break;
-        sub.push_back({v, join_path(l->path, raw), l->template_name});
-      }
-      if (sub.size() > 1 || (!sub.empty() && (child.substitute || needs_expansion(value))))
-        put(key, key_node, map(sub, child_out, child), h.template_name, child, false);
-      else
-        put(key, key_node, node(value, src, child_out, child, h.template_name), h.template_name, child, false);
+      if (is_loop_key(raw)) expand_loop(r, out, raw, key_node, *holders.front(), sc);
+      else expand_entry(r, out, raw, key_node, holders, sc, outer);
     }
-    return result;
+    return r.node;
   }
 
   YAML::Node sequence(const YAML::Node& n, const std::string& src, const std::string& out, const scope& sc,
