@@ -157,39 +157,39 @@ std::string join(const std::vector<std::string>& v) {
   return s;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+struct bench_args {
   std::string hotspot, superlu, data = "tests/thermal_cli/data";
   int repeat = 1;
   bool reference = false;
   std::string only;
+};
+
+// false: a usage error (said on stderr).
+bool parse_args(int argc, char** argv, bench_args& a) {
   for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
+    const std::string w = argv[i];
     auto next = [&] { return i + 1 < argc ? std::string(argv[++i]) : std::string(); };
-    if (a == "--hotspot") hotspot = next();
-    else if (a == "--hotspot-superlu") superlu = next();
-    else if (a == "--data") data = next();
-    else if (a == "--scale") repeat = std::max(1, std::atoi(next().c_str()));
-    else if (a == "--reference") reference = true;
-    else if (a == "--only") only = next();
+    if (w == "--hotspot") a.hotspot = next();
+    else if (w == "--hotspot-superlu") a.superlu = next();
+    else if (w == "--data") a.data = next();
+    else if (w == "--scale") a.repeat = std::max(1, std::atoi(next().c_str()));
+    else if (w == "--reference") a.reference = true;
+    else if (w == "--only") a.only = next();
     else {
       std::cerr << "usage: bench_thermal_hotspot --hotspot PATH [--hotspot-superlu PATH] [--data DIR] "
                    "[--scale N] [--reference] [--only TEXT]\n";
-      return 2;
+      return false;
     }
   }
-  std::setvbuf(stdout, nullptr, _IOLBF, 0);  // a line per case as it finishes
-  if (hotspot.empty()) {
+  if (a.hotspot.empty()) {
     std::cerr << "bench_thermal_hotspot: --hotspot PATH is required (a HotSpot 7 build of your own)\n";
-    return 2;
+    return false;
   }
-  const fs::path work = fs::temp_directory_path() / ("ptsim_bench_hotspot_" + std::to_string(::getpid()));
-  fs::create_directories(work);
-  for (const auto& e : fs::directory_iterator(data)) fs::copy_file(e.path(), work / e.path().filename());
-  fs::current_path(work);
+  return true;
+}
 
-  const std::vector<bench_case> cases = {
+const std::vector<bench_case>& thermal_cases() {
+  static const std::vector<bench_case> cases = {
       {"4 blocks, block", "four.ptrace", split("-c four.config -f four.flp -model_type block"), false, 50},
       {"15 blocks, block", "fifteen.ptrace", split("-c four.config -f fifteen.flp -model_type block"), false, 10},
       {"thin die 64 blocks, block", "thin.ptrace", split("-c thin.config -f thin.flp -model_type block"), false, 1},
@@ -208,62 +208,85 @@ int main(int argc, char** argv) {
        split("-c four.config -grid_layer_file stack3d.lcf -model_type grid -grid_rows 16 -grid_cols 16 -detailed_3D on"),
        true, 1},
   };
+  return cases;
+}
 
+// ptsim's default solver and HotSpot against a converged reference (extrapolated Euler, 64
+// substeps, no tolerance, 9 decimals). pa: ptsim's arguments, its -o third from the end.
+void compare_with_reference(const std::string& tag, const std::vector<std::string>& pa) {
+  std::vector<std::string> ra = pa;
+  ra[ra.size() - 3] = tag + ".ref.ttrace";
+  for (const char* w : {"-solver", "extrapolated_euler", "-substeps", "64", "-solver_tolerance", "0", "-precision", "9"})
+    ra.push_back(w);
+  std::vector<std::string> pa9 = pa;
+  pa9[pa9.size() - 3] = tag + ".pt9.ttrace";
+  pa9.push_back("-precision");
+  pa9.push_back("9");
+  run_ptsim(pa9);
+  run_ptsim(ra);
+  std::printf("%-32s %6s   ptsim default vs converged reference: %s\n", "", "",
+              compare_traces(tag + ".ref.ttrace", tag + ".pt9.ttrace").c_str());
+  std::printf("%-32s %6s   HotSpot vs converged reference:       %s\n", "", "",
+              compare_traces(tag + ".ref.ttrace", tag + ".hs.ttrace").c_str());
+}
 
-  std::printf("HotSpot: %s\nscale: traces repeated %d x their case's count\n\n", hotspot.c_str(), repeat);
+// HotSpot's SuperLU build against ptsim's default and its -solver superlu.
+void compare_with_superlu(const std::string& superlu, const std::string& tag, const std::string& common,
+                          const std::vector<std::string>& pa, const timing& pt) {
+  const timing sl = run_child("'" + superlu + "' " + common + " -o " + tag + ".slu.ttrace -steady_file " + tag +
+                              ".slu.steady >/dev/null 2>&1");
+  std::vector<std::string> be = pa;
+  be[be.size() - 3] = tag + ".be1.ttrace";
+  for (const char* w : {"-solver", "superlu"}) be.push_back(w);
+  const timing pb = run_ptsim(be);
+  std::printf("%-32s %6s %8.3fs %8.3fs %8.4fs %7.0fx  SuperLU build vs ptsim: %s; steady %s\n", "  (HotSpot SuperLU)",
+              "", sl.wall_s, sl.cpu_s, pt.cpu_s, sl.cpu_s / std::max(pt.cpu_s, 1e-4),
+              compare_traces(tag + ".slu.ttrace", tag + ".pt.ttrace").c_str(),
+              compare_steady(tag + ".slu.steady", tag + ".pt.steady").c_str());
+  std::printf("%-32s %6s %9s %9s %8.4fs %8s  SuperLU build vs ptsim -solver superlu: %s\n", "", "",
+              "", "", pb.cpu_s, "", compare_traces(tag + ".slu.ttrace", tag + ".be1.ttrace").c_str());
+}
+
+void run_case(const bench_case& c, const std::string& tag, const bench_args& a) {
+  const std::string ptrace = tag + ".ptrace";
+  repeat_trace(c.ptrace, ptrace, c.repeat * a.repeat);
+  std::size_t rows = 0;
+  {
+    std::ifstream f(ptrace);
+    for (std::string l; std::getline(f, l);) ++rows;
+    --rows;
+  }
+  const std::string common = join(c.args) + " -p " + ptrace;
+  const timing hs = run_child("'" + a.hotspot + "' " + common + " -o " + tag + ".hs.ttrace -steady_file " + tag +
+                              ".hs.steady >/dev/null 2>&1");
+  std::vector<std::string> pa = c.args;
+  pa.insert(pa.end(), {"-p", ptrace, "-o", tag + ".pt.ttrace", "-steady_file", tag + ".pt.steady"});
+  const timing pt = run_ptsim(pa);
+  std::printf("%-32s %6zu %8.3fs %8.3fs %8.4fs %7.0fx  %-44s %s\n", c.name.c_str(), rows, hs.wall_s, hs.cpu_s, pt.cpu_s,
+              hs.cpu_s / std::max(pt.cpu_s, 1e-4), compare_traces(tag + ".hs.ttrace", tag + ".pt.ttrace").c_str(),
+              compare_steady(tag + ".hs.steady", tag + ".pt.steady").c_str());
+  if (a.reference) compare_with_reference(tag, pa);
+  if (c.grid && !a.superlu.empty()) compare_with_superlu(a.superlu, tag, common, pa, pt);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bench_args a;
+  if (!parse_args(argc, argv, a)) return 2;
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);  // a line per case as it finishes
+  const fs::path work = fs::temp_directory_path() / ("ptsim_bench_hotspot_" + std::to_string(::getpid()));
+  fs::create_directories(work);
+  for (const auto& e : fs::directory_iterator(a.data)) fs::copy_file(e.path(), work / e.path().filename());
+  fs::current_path(work);
+
+  std::printf("HotSpot: %s\nscale: traces repeated %d x their case's count\n\n", a.hotspot.c_str(), a.repeat);
   std::printf("%-32s %6s %9s %9s %9s %8s  %-44s %s\n", "case", "rows", "HS wall", "HS cpu", "pt cpu", "speedup",
               "transient |HotSpot - ptsim|", "steady |HotSpot - ptsim|");
   int index = 0;
-  for (const bench_case& c : cases) {
-    if (!only.empty() && c.name.find(only) == std::string::npos) continue;
-    const std::string tag = "c" + std::to_string(index++);
-    const std::string ptrace = tag + ".ptrace";
-    repeat_trace(c.ptrace, ptrace, c.repeat * repeat);
-    std::size_t rows = 0;
-    {
-      std::ifstream f(ptrace);
-      for (std::string l; std::getline(f, l);) ++rows;
-      --rows;
-    }
-    const std::string common = join(c.args) + " -p " + ptrace;
-    const timing hs = run_child("'" + hotspot + "' " + common + " -o " + tag + ".hs.ttrace -steady_file " + tag +
-                                ".hs.steady >/dev/null 2>&1");
-    std::vector<std::string> pa = c.args;
-    pa.insert(pa.end(), {"-p", ptrace, "-o", tag + ".pt.ttrace", "-steady_file", tag + ".pt.steady"});
-    const timing pt = run_ptsim(pa);
-    std::printf("%-32s %6zu %8.3fs %8.3fs %8.4fs %7.0fx  %-44s %s\n", c.name.c_str(), rows, hs.wall_s, hs.cpu_s, pt.cpu_s,
-                hs.cpu_s / std::max(pt.cpu_s, 1e-4), compare_traces(tag + ".hs.ttrace", tag + ".pt.ttrace").c_str(),
-                compare_steady(tag + ".hs.steady", tag + ".pt.steady").c_str());
-    if (reference) {
-      std::vector<std::string> ra = pa;
-      ra[ra.size() - 3] = tag + ".ref.ttrace";
-      for (const char* w : {"-solver", "extrapolated_euler", "-substeps", "64", "-solver_tolerance", "0", "-precision", "9"})
-        ra.push_back(w);
-      std::vector<std::string> pa9 = pa;
-      pa9[pa9.size() - 3] = tag + ".pt9.ttrace";
-      pa9.push_back("-precision");
-      pa9.push_back("9");
-      run_ptsim(pa9);
-      run_ptsim(ra);
-      std::printf("%-32s %6s   ptsim default vs converged reference: %s\n", "", "",
-                  compare_traces(tag + ".ref.ttrace", tag + ".pt9.ttrace").c_str());
-      std::printf("%-32s %6s   HotSpot vs converged reference:       %s\n", "", "",
-                  compare_traces(tag + ".ref.ttrace", tag + ".hs.ttrace").c_str());
-    }
-    if (c.grid && !superlu.empty()) {
-      const timing sl = run_child("'" + superlu + "' " + common + " -o " + tag + ".slu.ttrace -steady_file " + tag +
-                                  ".slu.steady >/dev/null 2>&1");
-      std::vector<std::string> be = pa;
-      be[be.size() - 3] = tag + ".be1.ttrace";
-      for (const char* w : {"-solver", "superlu"}) be.push_back(w);
-      const timing pb = run_ptsim(be);
-      std::printf("%-32s %6s %8.3fs %8.3fs %8.4fs %7.0fx  SuperLU build vs ptsim: %s; steady %s\n", "  (HotSpot SuperLU)",
-                  "", sl.wall_s, sl.cpu_s, pt.cpu_s, sl.cpu_s / std::max(pt.cpu_s, 1e-4),
-                  compare_traces(tag + ".slu.ttrace", tag + ".pt.ttrace").c_str(),
-                  compare_steady(tag + ".slu.steady", tag + ".pt.steady").c_str());
-      std::printf("%-32s %6s %9s %9s %8.4fs %8s  SuperLU build vs ptsim -solver superlu: %s\n", "", "",
-                  "", "", pb.cpu_s, "", compare_traces(tag + ".slu.ttrace", tag + ".be1.ttrace").c_str());
-    }
+  for (const bench_case& c : thermal_cases()) {
+    if (!a.only.empty() && c.name.find(a.only) == std::string::npos) continue;
+    run_case(c, "c" + std::to_string(index++), a);
   }
   fs::current_path(fs::temp_directory_path());
   fs::remove_all(work);
