@@ -6,7 +6,7 @@
 // (yaml-cpp). Every other command (run, report, trace, sweep, list, schema, floorplan, the
 // top-level --help and --version) is the full command line, main_cli, in the module
 // ptsim-full.so (app/full.cpp), loaded with dlopen only then: it links SystemC, HDF5,
-// ISA-L and MPI, whose loading and relocation cost ~10 ms of CPU a process, far more
+// ISA-L and MPI, whose loading and relocation cost ~13 ms of CPU a process, far more
 // than a small thermal model or a scenario check.
 #include <dlfcn.h>
 #include <unistd.h>
