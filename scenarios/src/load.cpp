@@ -90,9 +90,11 @@ scenario load(const std::string& text, const std::string& origin_name, const loa
   detail::resolve(detail::view(root, schema, "", &o), sc);
   if (!diags.empty()) throw scenario_error(diags);
   sc.warnings = warnings;
-  YAML::Emitter em;
-  em << root;
-  sc.resolved_yaml = std::string(em.c_str()) + "\n";
+  if (opts.emit_resolved_yaml) {
+    YAML::Emitter em;
+    em << root;
+    sc.resolved_yaml = std::string(em.c_str()) + "\n";
+  }
   return sc;
 }
 }  // namespace

@@ -11,4 +11,8 @@ cmake --build "$work/consumer" >/dev/null
 "$work/consumer/consumer"
 test -x "$work/prefix/bin/ptsim"
 test -f "$work/prefix/share/ptsim/scenarios/default.yaml"
+# The installed front end runs validate itself and finds its module (the full command
+# line, in <libdir>/ptsim) for everything else.
+"$work/prefix/bin/ptsim" validate "$work/prefix/share/ptsim/scenarios/default.yaml" >/dev/null
+"$work/prefix/bin/ptsim" --version | grep -q '^ptsim '
 rm -rf "$work"

@@ -47,6 +47,17 @@ TEST_CASE("policy.governor replaces the file's governor") {
   CHECK(contains(sc.resolved_yaml, "governor: performance"));
 }
 
+TEST_CASE("resolved_yaml is left empty on request (validate), the rest alike") {
+  ps::load_options opts;
+  opts.emit_resolved_yaml = false;
+  const auto without = ps::load_scenario_text(default_text(), "test.yaml", opts);
+  const auto with = ps::load_scenario_text(default_text(), "test.yaml");
+  CHECK(without.resolved_yaml.empty());
+  CHECK_FALSE(with.resolved_yaml.empty());
+  CHECK(without.name == with.name);
+  CHECK(without.thermal.fp.size() == with.thermal.fp.size());
+}
+
 TEST_CASE("policy.governors.<domain> creates the section") {
   REQUIRE_FALSE(contains(default_text(), "governors:"));
   const auto sc = load_with({"policy.governors.big=ondemand"});

@@ -314,6 +314,12 @@ TEST_CASE("sweep files are told from scenarios by a top-level base") {
   CHECK_FALSE(ps::is_sweep_text("[unclosed\n"));
   CHECK(ps::is_sweep_file(PTSIM_SOURCE_DIR "/scenarios/sweeps/governors.yaml"));
   CHECK_FALSE(ps::is_sweep_file(default_scenario));
+  // Without "base" in the text it is not parsed; a key spelt otherwise still counts.
+  CHECK(ps::is_sweep_text("? \"\\x62ase\"\n: x.yaml\n"));
+  CHECK(ps::is_sweep_text("\"b\\u0061se\": x.yaml\n"));
+  CHECK(ps::is_sweep_text(std::string("\xff\xfe" "b\0a\0s\0e\0:\0 \0x\0\n\0", 18)));  // UTF-16LE
+  CHECK_FALSE(ps::is_sweep_text("database: x.yaml\n"));
+  CHECK_FALSE(ps::is_sweep_text("name: base\n"));
 }
 
 TEST_CASE("the library's governors sweep: six governors at two ambients") {

@@ -42,7 +42,9 @@ void add_validate(CLI::App& app) {
           if (validate_sweep(f) != exit_ok) rc = exit_bad_input;
           continue;
         }
-        const auto sc = scenarios::load_scenario_file(f);
+        scenarios::load_options opts;
+        opts.emit_resolved_yaml = false;  // not shown, and it would cost as much as the parse
+        const auto sc = scenarios::load_scenario_file(f, opts);
         for (const auto& w : sc.warnings) std::cerr << w.to_string() << "\n";
         std::size_t comps = sc.platform.units.size() + sc.platform.interconnects.size() + sc.platform.memories.size();
         std::cout << f << ": ok (scenario '" << sc.name << "', " << comps << " components, " << sc.domains.size()

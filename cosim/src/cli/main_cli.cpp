@@ -18,7 +18,7 @@ int main_cli(int argc, char** argv) {
   postproc::prepare_hdf5_library();
   // HotSpot's single-dash options (-steady_file) are not CLI11's: thermal parses its own.
   if (argc >= 2 && std::string(argv[1]) == "thermal") return cli::run_thermal(argc - 2, argv + 2);
-  CLI::App app{"ptsim: power, thermal and performance co-simulation of ML systems"};
+  CLI::App app{cli::app_description};
   app.set_version_flag("--version", std::string("ptsim ") + version());
   app.require_subcommand(1);
   cli::add_run(app);
@@ -30,18 +30,7 @@ int main_cli(int argc, char** argv) {
   cli::add_sweep(app);
   cli::add_thermal(app);
   cli::add_floorplan(app);
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::RuntimeError& e) {  // a subcommand's own failure, already reported
-    return e.get_exit_code();
-  } catch (const CLI::ParseError& e) {
-    const int rc = app.exit(e);
-    return rc == 0 ? 0 : cli::exit_bad_input;
-  } catch (const std::exception& e) {
-    std::cerr << "ptsim: error: " << e.what() << "\n";
-    return cli::exit_failed;
-  }
-  return cli::exit_ok;
+  return cli::parse_and_run(app, argc, argv);
 }
 
 }  // namespace ptsim::cosim

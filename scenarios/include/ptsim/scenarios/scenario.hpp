@@ -67,6 +67,9 @@ override_kv parse_override(const std::string& arg);
 struct load_options {
   std::vector<override_kv> overrides;
   std::optional<std::uint64_t> seed;
+  /// Fill scenario::resolved_yaml (emitting YAML costs about as much as parsing it;
+  /// `ptsim validate` does without).
+  bool emit_resolved_yaml = true;
 };
 
 /// Loads, overrides, validates and resolves. Every problem found is reported at once
