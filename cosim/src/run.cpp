@@ -81,7 +81,7 @@ run_outcome run_scenario(const scenarios::scenario& sc, const run_options& opts)
   }
 
   tlm::platform plat(sc.platform, sc.workload, initial, T, sc.seed);
-  loop_module lm("control_loop", loop, plat, T, latency, sc.power);
+  loop_module lm("control_loop", loop, plat, T, latency, sc);
   // Failures in SystemC threads (writing a drop event or an operator, e.g. to a full disk)
   // must not escape to SystemC, which would wrap them in its own report: they stop the run
   // like a failure of the loop does.

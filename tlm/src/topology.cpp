@@ -25,10 +25,6 @@ std::string join(const std::vector<std::string>& v) {
 
 }  // namespace
 
-bool is_dram_kind(const std::string& kind) {
-  return kind == "lpddr" || kind == "lpddr5x" || kind == "ddr5" || kind == "hbm";
-}
-
 double unit_peak_per_cycle(const compute_unit_config& u, const op& o) {
   const auto& table =
       (o.cls != op_class::tensor && !u.vector_ops_per_cycle.empty()) ? u.vector_ops_per_cycle : u.ops_per_cycle;
@@ -69,8 +65,8 @@ topology::topology(const platform_config& cfg) : cfg_(cfg) {
   // Every name a component connects to must exist and be of the right sort; count the
   // distinct upstream components of each interconnect and target.
   std::map<std::string, std::set<std::string>> upstream;
-  auto link = [&](const std::string& from, const std::string& key, const std::string& to, bool unit_hop,
-                  const std::string& unit_kind) {
+  auto link = [&](const std::string& from, const std::string& key, const std::string& to,
+                  const compute_unit_config* unit) {
     const role r = role_of(to);
     if (r == role::none) {
       problem(from, key, "'" + to + "' is not an interconnect or a target of the platform" + names);
@@ -86,22 +82,22 @@ topology::topology(const platform_config& cfg) : cfg_(cfg) {
     }
     // A GPU's memory controllers sit next to its HBM; CPU clusters and NPUs reach memory
     // through their SoC's NoC.
-    if (unit_hop && key == "connect" && r == role::target && unit_kind != "gpu") {
-      problem(from, key, "'" + to + "' is not an interconnect (a " + unit_kind +
+    if (unit && key == "connect" && r == role::target && !unit->direct_memory) {
+      problem(from, key, "'" + to + "' is not an interconnect (a " + unit->kind +
                              " reaches memory through a noc; only a gpu connects to its memory directly)" + names);
       return;
     }
     upstream[to].insert(from);
   };
   for (const auto& u : cfg.units) {
-    link(u.name, "connect", u.connect, true, u.kind);
-    if (!u.fabric.empty()) link(u.name, "fabric", u.fabric, true, u.kind);
-    for (const auto& h : u.io) link(u.name, "io", h, true, u.kind);
+    link(u.name, "connect", u.connect, &u);
+    if (!u.fabric.empty()) link(u.name, "fabric", u.fabric, &u);
+    for (const auto& h : u.io) link(u.name, "io", h, &u);
   }
   for (const auto& i : cfg.interconnects) {
-    if (i.kind == "noc" && i.connect.empty()) problem(i.name, "connect", "a noc must connect to a memory");
-    if (!i.connect.empty()) link(i.name, "connect", i.connect, false, "");
-    for (const auto& c : i.ports) link(i.name, "ports", c, false, "");
+    if (i.needs_connect && i.connect.empty()) problem(i.name, "connect", "a " + i.kind + " must connect to a memory");
+    if (!i.connect.empty()) link(i.name, "connect", i.connect, nullptr);
+    for (const auto& c : i.ports) link(i.name, "ports", c, nullptr);
   }
   for (const auto& i : cfg.interconnects) {
     const auto& up = upstream[i.name];
@@ -198,7 +194,7 @@ std::string topology::memory_of(const std::string& name) const {
   std::string found;
   for (const auto& [end, e] : reach(u->connect)) {
     const memory_config* m = target(end);
-    if (!m || !is_dram_kind(m->kind)) continue;
+    if (!m || !m->dram) continue;
     if (!found.empty()) return "";
     found = end;
   }
@@ -246,11 +242,11 @@ std::vector<platform_problem> check_platform(const platform_config& cfg, const w
   for (const auto& u : cfg.units) {
     const auto r = topo.role_of(u.connect);
     if (r != topology::role::interconnect && r != topology::role::target) continue;
-    if (r == topology::role::target && u.kind != "gpu") continue;  // reported by the graph
+    if (r == topology::role::target && !u.direct_memory) continue;  // reported by the graph
     if (topo.memory_of(u.name).empty()) {
       std::vector<std::string> drams;
       for (const auto& [end, e] : topo.reach(u.connect))
-        if (const memory_config* m = topo.target(end); m && is_dram_kind(m->kind)) drams.push_back(end);
+        if (const memory_config* m = topo.target(end); m && m->dram) drams.push_back(end);
       at(u.name, "connect",
          "its connect path " + (drams.empty() ? std::string("reaches no memory (lpddr, lpddr5x, ddr5, hbm)")
                                               : "reaches several memories (" + join(drams) + "); connect through one"));
