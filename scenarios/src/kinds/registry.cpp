@@ -7,7 +7,8 @@ namespace ptsim::scenarios::detail {
 const std::vector<component_kind>& component_kinds() {
   static const std::vector<component_kind> all = [] {
     std::vector<component_kind> v;
-    for (auto family : {compute_unit_kinds, interconnect_kinds, dram_kinds, device_kinds})
+    for (auto family : {compute_unit_kinds, interconnect_kinds, dram_kinds, device_kinds,
+                        video_encoder_kind})
       for (auto& k : family()) v.push_back(std::move(k));
     return v;
   }();
