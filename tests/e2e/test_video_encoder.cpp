@@ -87,10 +87,17 @@ TEST_CASE("video_encoder: a plug-in kind runs a stream, and its busy/idle power 
   // Energy balance: the platform's energy is the encoder's (the rest draws nothing).
   CHECK(f.summary().metrics.at("energy_J").value == doctest::Approx(sum * f.record_period_s()).epsilon(1e-9));
 
-  // `ptsim report` shows it: the encoder's row among the units, and its power.
+  // `ptsim report` shows it: the encoder's row among the units (busy 10.6 %), and its
+  // mean power in the table of power by component.
   const result rep = run_ptsim(s.dir, "report venc.h5");
   REQUIRE_MESSAGE(rep.exit_code == 0, rep.err);
-  CHECK(rep.out.find("venc") != std::string::npos);
+  const auto table = rep.out.find("power by component (mean over the run)");
+  REQUIRE(table != std::string::npos);
+  const auto row = rep.out.find("\nvenc ", table);
+  REQUIRE(row != std::string::npos);
+  const std::string line = rep.out.substr(row + 1, rep.out.find('\n', row + 1) - row - 1);
+  CHECK(std::stod(line.substr(line.find_last_of(' ') + 1)) == doctest::Approx(expected).epsilon(1e-3));
+  CHECK(rep.out.find("venc  10.6%") != std::string::npos);
 }
 
 TEST_CASE("video_encoder: its keys are checked like any kind's, and it is listed") {
