@@ -31,13 +31,6 @@ const std::vector<component_kind>& component_kinds();
 /// The kind of that name; nullptr when there is none.
 const component_kind* find_component_kind(const std::string& name);
 
-// The families' descriptors (one file each; a new kind adds one function like these).
-std::vector<component_kind> compute_unit_kinds();  // cpu_cluster, npu, gpu
-std::vector<component_kind> interconnect_kinds();  // noc, pcie, nvlink, switch
-std::vector<component_kind> dram_kinds();          // lpddr, lpddr5x, ddr5, hbm
-std::vector<component_kind> device_kinds();        // nvme, nic
-std::vector<component_kind> video_encoder_kind();  // video_encoder
-
 // Shared by the kinds' files.
 schema_ptr leakage_schema();
 schema_ptr idle_state_schema();
