@@ -23,14 +23,11 @@ struct control_loop::zone_reader {
   }
 };
 
+// A component as the loop sees it: its kind's power model, its DVFS domain (if any) and
+// the floorplan block its heat goes to.
 struct control_loop::component {
-  std::string name;
-  bool compute = false;
-  std::size_t domain = 0;  // compute only
-  std::unique_ptr<power::compute_power_model> cmodel;
-  std::unique_ptr<power::memory_power_model> mmodel;
-  double stall_activity = 0.3;
-  std::vector<power::idle_state> idle_states;  // compute only
+  std::unique_ptr<power::component_power_model> model;
+  std::size_t domain = scenarios::component_ref::none;
   std::size_t block = 0;
 };
 
@@ -56,12 +53,31 @@ struct control_loop::domain {
 
 control_loop::control_loop(const scenarios::scenario& sc)
     : sc_(sc), period_s_(sc.control_period.value()), plant_(sc.thermal) {
-  // Domains and their governors.
-  for (const auto& d : sc.domains) {
+  start_domains();
+  start_plant();
+  start_components();
+  start_thermal_zone();
+  start_fan_zone();
+  zone_reading_.assign(zones_.size(), 0.0);
+  block_temp_ = plant_.block_temperatures_K();
+  update_sensors(true);
+  start_power_cap();
+  size_outputs();
+}
+
+std::size_t control_loop::domain_index(const std::string& n) const {
+  for (std::size_t i = 0; i < domain_names_.size(); ++i)
+    if (domain_names_[i] == n) return i;
+  throw std::invalid_argument("unknown domain '" + n + "'");
+}
+
+// Domains and their cpufreq governors.
+void control_loop::start_domains() {
+  for (const auto& d : sc_.domains) {
     domain_names_.push_back(d.name);
     domain dm;
     dm.cfg = &d;
-    const auto& choice = sc.policy.governor_for(d.name);
+    const auto& choice = sc_.policy.governor_for(d.name);
     dm.gov = power::governor_registry::instance().create(choice.name, choice.values);
     dm.gov->start(d.opps, d.transition_latency.value());
     dm.ceiling_hz = d.opps.max_hz();
@@ -69,112 +85,107 @@ control_loop::control_loop(const scenarios::scenario& sc)
     dm.request_hz = dm.target_hz = 0;
     doms_.push_back(std::move(dm));
   }
-  auto domain_index = [&](const std::string& n) {
-    for (std::size_t i = 0; i < domain_names_.size(); ++i)
-      if (domain_names_[i] == n) return i;
-    throw std::invalid_argument("unknown domain '" + n + "'");
-  };
-  // The floorplan in its package (thermal::plant): power in and temperatures out per block.
+}
+
+// The floorplan in its package (thermal::plant): power in and temperatures out per block.
+void control_loop::start_plant() {
   block_names_ = plant_.block_names();
   plant_.start(period_s_);
-  if (sc.thermal.initial == thermal::initial_state::file)
-    plant_.set_state(plant_.state_from(sc.thermal.initial_temperatures, sc.thermal.initial_file));
+  if (sc_.thermal.initial == thermal::initial_state::file)
+    plant_.set_state(plant_.state_from(sc_.thermal.initial_temperatures, sc_.thermal.initial_file));
   block_power_.assign(block_names_.size(), 0.0);
+}
 
-  // Components: power model and the block their heat goes to.
-  for (const auto& cp : sc.power) {
+// Components, by index as resolved: their kind's power model, domain and block.
+void control_loop::start_components() {
+  for (const auto& ref : sc_.components) {
     component c;
-    c.name = cp.component;
-    c.compute = cp.kind == scenarios::component_power::model::compute;
-    if (c.compute) {
-      c.cmodel = std::make_unique<power::compute_power_model>(cp.compute);
-      c.stall_activity = cp.compute.stall_activity;
-      c.idle_states = cp.idle_states;
-      for (const auto& u : sc.platform.units)
-        if (u.name == c.name) c.domain = domain_index(u.domain);
-      doms_[c.domain].comps.push_back(comps_.size());
-    } else {
-      c.mmodel = std::make_unique<power::memory_power_model>(cp.memory);
-    }
-    c.block = sc.thermal.fp.index_of(sc.thermal.power_map.at(c.name));
-    component_names_.push_back(c.name);
+    c.model = sc_.power[ref.power].make_model();
+    c.domain = ref.domain;
+    c.block = ref.block;
+    if (c.domain != scenarios::component_ref::none) doms_[c.domain].comps.push_back(comps_.size());
+    component_names_.push_back(ref.name);
     comps_.push_back(std::move(c));
   }
   inputs_ = comps_.size();
   if (plant_.has_fans()) component_names_.push_back("fans");
+}
 
-  // Zones and their sensors. Each sensor draws its noise from its own stream of the
-  // scenario's seed, so that adding a zone does not change another's readings.
-  auto add_zone = [&](const std::string& name, const power::zone_sensor& zs) {
-    zone_reader z{zone_reader::source::hottest, 0,
-                  thermal::sensor(period_s_, zs.time_constant_s, zs.noise_K,
-                                  sc.seed ^ (0x9E3779B97F4A7C15ull * (zones_.size() + 1)))};
-    const auto& nodes = plant_.node_names();
-    if (!zs.node.empty()) {
-      const auto b = std::find(block_names_.begin(), block_names_.end(), zs.node);
-      const auto n = std::find(nodes.begin(), nodes.end(), zs.node);
-      if (b != block_names_.end()) z.from = zone_reader::source::block, z.index = static_cast<std::size_t>(b - block_names_.begin());
-      else if (n != nodes.end()) z.from = zone_reader::source::node, z.index = static_cast<std::size_t>(n - nodes.begin());
-      else throw std::invalid_argument("thermal zone '" + name + "': no block or node '" + zs.node + "'");
-    }
-    zones_.push_back(std::move(z));
-    zone_names_.push_back(name);
-    return zones_.size() - 1;
-  };
-  // Thermal zone: the cooling devices are the domains it names (default: all).
-  const auto& tp = sc.policy.thermal;
-  if (tp.governor != "none") {
-    tzone_ = add_zone("thermal", tp.sensor);
-    tgov_ = power::thermal_governor_registry::instance().create(tp.governor, tp.values);
-    std::vector<std::string> names = tp.domains.empty() ? domain_names_ : tp.domains;
-    for (const auto& n : names) {
-      const std::size_t di = domain_index(n);
-      power::cooling_device cd;
-      cd.opps = &doms_[di].cfg->opps;
-      cd.ceiling_hz = cd.opps->max_hz();
-      cooling_.push_back(cd);
-      cooling_domain_.push_back(di);
-    }
-    tgov_->start(tp.zone, cooling_);
+// A zone and its sensor. Each sensor draws its noise from its own stream of the
+// scenario's seed, so that adding a zone does not change another's readings.
+std::size_t control_loop::add_zone(const std::string& name, const power::zone_sensor& zs) {
+  zone_reader z{zone_reader::source::hottest, 0,
+                thermal::sensor(period_s_, zs.time_constant_s, zs.noise_K,
+                                sc_.seed ^ (0x9E3779B97F4A7C15ull * (zones_.size() + 1)))};
+  const auto& nodes = plant_.node_names();
+  if (!zs.node.empty()) {
+    const auto b = std::find(block_names_.begin(), block_names_.end(), zs.node);
+    const auto n = std::find(nodes.begin(), nodes.end(), zs.node);
+    if (b != block_names_.end()) z.from = zone_reader::source::block, z.index = static_cast<std::size_t>(b - block_names_.begin());
+    else if (n != nodes.end()) z.from = zone_reader::source::node, z.index = static_cast<std::size_t>(n - nodes.begin());
+    else throw std::invalid_argument("thermal zone '" + name + "': no block or node '" + zs.node + "'");
   }
+  zones_.push_back(std::move(z));
+  zone_names_.push_back(name);
+  return zones_.size() - 1;
+}
 
-  // Fan zone: the fans are one cooling device whose states are the speed levels, from
-  // min_speed (state 0) to max_speed, written as an OPP table of level numbers so that the
-  // governor's "k OPPs below the max" is "k levels above the slowest".
-  const auto& dc = sc.thermal.datacenter;
-  if (plant_.has_fans()) plant_.set_fan_speed(dc.fan_speed);
-  if (sc.policy.fan_zone.enabled) {
-    if (!plant_.has_fans()) throw std::invalid_argument("a fan zone needs thermal.model: datacenter");
-    fzone_ = add_zone("fans", sc.policy.fan_zone.sensor);
-    std::vector<power::opp> levels;
-    for (int i = 0; i < dc.fan_levels; ++i) levels.push_back({units::hertz(i + 1.0), units::volts(1.0)});
-    fan_levels_ = power::opp_table(levels);
+// Thermal zone: the cooling devices are the domains it names (default: all).
+void control_loop::start_thermal_zone() {
+  const auto& tp = sc_.policy.thermal;
+  if (tp.governor == "none") return;
+  tzone_ = add_zone("thermal", tp.sensor);
+  tgov_ = power::thermal_governor_registry::instance().create(tp.governor, tp.values);
+  std::vector<std::string> names = tp.domains.empty() ? domain_names_ : tp.domains;
+  for (const auto& n : names) {
+    const std::size_t di = domain_index(n);
     power::cooling_device cd;
-    cd.opps = &fan_levels_;
-    fan_cooling_.push_back(cd);
-    fan_gov_ = power::thermal_governor_registry::instance().create(sc.policy.fan_zone.governor, {});
-    fan_gov_->start(sc.policy.fan_zone.zone, fan_cooling_);
-    plant_.set_fan_speed(dc.min_speed);
+    cd.opps = &doms_[di].cfg->opps;
+    cd.ceiling_hz = cd.opps->max_hz();
+    cooling_.push_back(cd);
+    cooling_domain_.push_back(di);
   }
-  zone_reading_.assign(zones_.size(), 0.0);
-  block_temp_ = plant_.block_temperatures_K();
-  update_sensors(true);
+  tgov_->start(tp.zone, cooling_);
+}
 
-  // Power cap: the capped domains (default all).
-  if (const auto& pc = sc.policy.power_cap) {
-    capper_ = std::make_unique<power::power_capper>(*pc, period_s_);
-    std::vector<std::string> names = pc->domains.empty() ? domain_names_ : pc->domains;
-    for (const auto& n : names) {
-      const std::size_t di = domain_index(n);
-      power::capped_domain cd;
-      cd.opps = &doms_[di].cfg->opps;
-      cd.ceiling_hz = cd.opps->max_hz();
-      cd.low_priority = std::find(pc->low_priority.begin(), pc->low_priority.end(), n) != pc->low_priority.end();
-      capped_.push_back(cd);
-      capped_domain_.push_back(di);
-    }
+// Fan zone: the fans are one cooling device whose states are the speed levels, from
+// min_speed (state 0) to max_speed, written as an OPP table of level numbers so that the
+// governor's "k OPPs below the max" is "k levels above the slowest".
+void control_loop::start_fan_zone() {
+  const auto& dc = sc_.thermal.datacenter;
+  if (plant_.has_fans()) plant_.set_fan_speed(dc.fan_speed);
+  if (!sc_.policy.fan_zone.enabled) return;
+  if (!plant_.has_fans()) throw std::invalid_argument("a fan zone needs thermal.model: datacenter");
+  fzone_ = add_zone("fans", sc_.policy.fan_zone.sensor);
+  std::vector<power::opp> levels;
+  for (int i = 0; i < dc.fan_levels; ++i) levels.push_back({units::hertz(i + 1.0), units::volts(1.0)});
+  fan_levels_ = power::opp_table(levels);
+  power::cooling_device cd;
+  cd.opps = &fan_levels_;
+  fan_cooling_.push_back(cd);
+  fan_gov_ = power::thermal_governor_registry::instance().create(sc_.policy.fan_zone.governor, {});
+  fan_gov_->start(sc_.policy.fan_zone.zone, fan_cooling_);
+  plant_.set_fan_speed(dc.min_speed);
+}
+
+// Power cap: the capped domains (default all).
+void control_loop::start_power_cap() {
+  const auto& pc = sc_.policy.power_cap;
+  if (!pc) return;
+  capper_ = std::make_unique<power::power_capper>(*pc, period_s_);
+  std::vector<std::string> names = pc->domains.empty() ? domain_names_ : pc->domains;
+  for (const auto& n : names) {
+    const std::size_t di = domain_index(n);
+    power::capped_domain cd;
+    cd.opps = &doms_[di].cfg->opps;
+    cd.ceiling_hz = cd.opps->max_hz();
+    cd.low_priority = std::find(pc->low_priority.begin(), pc->low_priority.end(), n) != pc->low_priority.end();
+    capped_.push_back(cd);
+    capped_domain_.push_back(di);
   }
+}
 
+void control_loop::size_outputs() {
   comp_power_.assign(component_names_.size(), 0.0);
   low_power_share_.assign(component_names_.size(), 0.0);
   dom_util_.assign(doms_.size(), 0.0);
@@ -242,46 +253,44 @@ thermal::divergence_error control_loop::runaway_in_user_terms(const thermal::div
 const std::vector<dvfs_decision>& control_loop::tick(double now_s, const std::vector<component_input>& in,
                                                      const std::vector<domain_input>& dom_in) {
   decisions_.clear();
-  // 1. Power of every component over the period, with leakage at its block's current
-  //    temperature (explicit coupling: the temperature at the start of the period).
+  component_power_phase(in, dom_in);
+  thermal_phase();
+  // 3. Thermal governors (every polling period): frequency ceilings, fan speed.
+  if (tgov_ && now_s + 1e-12 >= next_thermal_poll_s_) {
+    thermal_governor_update(now_s);
+    next_thermal_poll_s_ = now_s + sc_.policy.thermal.zone.polling_period_s;
+  }
+  if (fan_gov_ && now_s + 1e-12 >= next_fan_poll_s_) {
+    fan_zone_update(now_s);
+    next_fan_poll_s_ = now_s + sc_.policy.fan_zone.zone.polling_period_s;
+  }
+  // 4. Power cap: ceilings from the platform power just measured.
+  if (capper_) power_cap_update();
+  dvfs_phase(now_s, in, dom_in);
+  return decisions_;
+}
+
+// 1. Power of every component over the period from its kind's model, with leakage at its
+//    block's current temperature (explicit coupling: the temperature at the start of the
+//    period); what the domains' governors read (utilisation, activity) on the way.
+void control_loop::component_power_phase(const std::vector<component_input>& in,
+                                         const std::vector<domain_input>& dom_in) {
+  static const domain_input no_domain{};
   for (auto& d : doms_) d.last_activity = 0;
   std::fill(dom_util_.begin(), dom_util_.end(), 0.0);
   platform_power_ = 0;
   for (std::size_t i = 0; i < comps_.size(); ++i) {
     component& c = comps_[i];
-    double p;
-    if (c.compute) {
-      const domain_input& di = dom_in[c.domain];
-      const double busy = std::min(1.0, in[i].compute_share + in[i].stall_share + in[i].overhead_share);
-      const double act = std::min(1.0, c.cmodel->activity(in[i].compute_share, in[i].stall_share + in[i].overhead_share));
-      // C * avg(V^2 f) * a, through the model's C V^2 f a with V = sqrt(avg(V^2 f)/avg f).
-      const double v_eff = di.avg_hz > 0 ? std::sqrt(di.avg_v2f / di.avg_hz) : di.avg_volts;
-      const double leak = c.cmodel->leakage_W(di.avg_volts, block_temp_[c.block]);
-      // Idle states: for the time resident in state s the unit draws s's power instead of
-      // its leakage (its dynamic power is zero while idle).
-      //   P = P_dyn + P_leak * (1 - sum_s r_s) + sum_s P_s * r_s,   r_s = residency / T
-      double resident = 0, idle_W = 0;
-      for (std::size_t s = 0; s < in[i].idle_s.size() && s < c.idle_states.size(); ++s) {
-        const double r = in[i].idle_s[s] / period_s_;
-        resident += r;
-        idle_W += c.idle_states[s].power_at(leak) * r;
-      }
-      resident = std::min(1.0, resident);
-      p = c.cmodel->dynamic_W(v_eff, di.avg_hz, act) + leak * (1.0 - resident) + idle_W;
-      low_power_share_[i] = resident;
-      dom_util_[c.domain] = std::max(dom_util_[c.domain], busy);
-      doms_[c.domain].last_activity = std::max(doms_[c.domain].last_activity, act);
-    } else if (!in[i].idle_s.empty()) {  // NVMe power states (APST)
-      p = c.mmodel->with_states_W(in[i].bytes_read, in[i].bytes_written, period_s_, in[i].idle_s);
-      double resident = 0;
-      for (double s : in[i].idle_s) resident += s / period_s_;
-      low_power_share_[i] = std::min(1.0, resident);
-    } else {
-      p = c.mmodel->step_W(in[i].bytes_read, in[i].bytes_written, period_s_);
-      low_power_share_[i] = c.mmodel->in_self_refresh() ? 1.0 : 0.0;
+    const bool in_domain = c.domain != scenarios::component_ref::none;
+    const power::power_sample s =
+        c.model->step(in[i], in_domain ? dom_in[c.domain] : no_domain, block_temp_[c.block], period_s_);
+    low_power_share_[i] = s.low_power_share;
+    if (in_domain) {
+      dom_util_[c.domain] = std::max(dom_util_[c.domain], s.busy);
+      doms_[c.domain].last_activity = std::max(doms_[c.domain].last_activity, s.activity);
     }
-    comp_power_[i] = p;
-    platform_power_ += p;
+    comp_power_[i] = s.watts;
+    platform_power_ += s.watts;
   }
   // The fans ran the whole period at the speed the fan zone last set.
   if (plant_.has_fans()) {
@@ -294,9 +303,11 @@ const std::vector<dvfs_decision>& control_loop::tick(double now_s, const std::ve
     dom_hz_[d] = dom_in[d].avg_hz;
     dom_v_[d] = dom_in[d].avg_volts;
   }
+}
 
-  // 2. Temperature: heat into each component's block. A steady start puts the network in
-  //    the steady state of this first period's power, so it starts with dT/dt = 0.
+// 2. Temperature: heat into each component's block. A steady start puts the network in
+//    the steady state of this first period's power, so it starts with dT/dt = 0.
+void control_loop::thermal_phase() {
   std::fill(block_power_.begin(), block_power_.end(), 0.0);
   for (std::size_t i = 0; i < comps_.size(); ++i) block_power_[comps_[i].block] += comp_power_[i];
   if (first_tick_ && sc_.thermal.initial == thermal::initial_state::steady) {
@@ -312,21 +323,11 @@ const std::vector<dvfs_decision>& control_loop::tick(double now_s, const std::ve
   const auto& T = plant_.block_temperatures_K();
   std::copy(T.begin(), T.end(), block_temp_.begin());
   update_sensors(false);
+}
 
-  // 3. Thermal governors (every polling period): frequency ceilings, fan speed.
-  if (tgov_ && now_s + 1e-12 >= next_thermal_poll_s_) {
-    thermal_governor_update(now_s);
-    next_thermal_poll_s_ = now_s + sc_.policy.thermal.zone.polling_period_s;
-  }
-  if (fan_gov_ && now_s + 1e-12 >= next_fan_poll_s_) {
-    fan_zone_update(now_s);
-    next_fan_poll_s_ = now_s + sc_.policy.fan_zone.zone.polling_period_s;
-  }
-
-  // 4. Power cap: ceilings from the platform power just measured.
-  if (capper_) power_cap_update();
-
-  // 5. cpufreq governors, then min(request, thermal ceiling, power ceiling) onto the table.
+// 5. cpufreq governors, then min(request, thermal ceiling, power ceiling) onto the table.
+void control_loop::dvfs_phase(double now_s, const std::vector<component_input>& in,
+                              const std::vector<domain_input>& dom_in) {
   for (std::size_t d = 0; d < doms_.size(); ++d) {
     domain& dm = doms_[d];
     const auto& opps = dm.cfg->opps;
@@ -356,7 +357,6 @@ const std::vector<dvfs_decision>& control_loop::tick(double now_s, const std::ve
       decisions_.push_back({d, hz, opps.voltage_v(idx), dom_reason_[d]});
     }
   }
-  return decisions_;
 }
 
 void control_loop::update_sensors(bool reset) {
@@ -403,8 +403,7 @@ void control_loop::estimate_power_at_opps(std::size_t d, std::vector<double>& ou
     double p = 0;
     for (std::size_t ci : dm.comps) {
       const component& c = comps_[ci];
-      p += c.cmodel->dynamic_W(opps.voltage_v(o), opps.frequency_hz(o), dm.last_activity) +
-           c.cmodel->leakage_W(opps.voltage_v(o), block_temp_[c.block]);
+      p += c.model->at_opp_W(opps.voltage_v(o), opps.frequency_hz(o), dm.last_activity, block_temp_[c.block]);
     }
     out[o] = p;
   }

@@ -18,34 +18,36 @@ struct loop_module::idle_adapter : tlm::idle_selector {
 loop_module::~loop_module() = default;
 
 loop_module::loop_module(sc_core::sc_module_name name, control_loop& loop, tlm::platform& plat, double period_s,
-                         const std::vector<double>& transition_latency_s,
-                         const std::vector<scenarios::component_power>& power)
+                         const std::vector<double>& transition_latency_s, const scenarios::scenario& sc)
     : sc_module(name), loop_(loop), plat_(plat), period_s_(period_s), latency_s_(transition_latency_s) {
-  // The platform's components; power rows after them (fans) have no activity to gather.
-  for (std::size_t ci = 0; ci < loop.input_components(); ++ci) {
-    const std::string& c = loop.component_names()[ci];
-    tlm::activity_ledger* l = nullptr;
-    bool compute = false;
+  // The platform's components, by role and index as resolved (the loop's inputs, in the
+  // same order); power rows after them (fans) have no activity to gather.
+  for (const auto& ref : sc.components) {
     tlm::compute_unit* unit = nullptr;
-    for (const auto& u : plat.units())
-      if (c == u->basename()) l = &u->ledger(), compute = true, unit = u.get();
-    units_.push_back(unit);
-    idle_seen_s_.emplace_back(unit ? unit->config().idle_states.size() : 0, 0.0);
-    for (const auto& cp : power)
-      if (unit && cp.component == c && !cp.idle_states.empty()) {
-        idle_govs_.push_back(std::make_unique<idle_adapter>(cp.idle_states, cp.idle_latency_limit_s));
-        unit->set_idle_selector(idle_govs_.back().get());
-      }
-    for (const auto& i : plat.interconnects())
-      if (c == i->basename()) l = &i->ledger();
     tlm::memory* storage = nullptr;
-    for (const auto& m : plat.memories())
-      if (c == m->basename()) l = &m->ledger(), storage = m->config().power_states.empty() ? nullptr : m.get();
+    switch (ref.role) {
+      case tlm::component_role::compute:
+        unit = plat.units().at(ref.index).get();
+        ledgers_.push_back(&unit->ledger());
+        break;
+      case tlm::component_role::interconnect: ledgers_.push_back(&plat.interconnects().at(ref.index)->ledger()); break;
+      case tlm::component_role::target: {
+        tlm::memory& m = *plat.memories().at(ref.index);
+        ledgers_.push_back(&m.ledger());
+        if (!m.config().power_states.empty()) storage = &m;
+        break;
+      }
+    }
+    units_.push_back(unit);
     storage_.push_back(storage);
-    if (!l) throw std::logic_error("component '" + c + "' has no model in the platform");
-    ledgers_.push_back(l);
-    is_compute_.push_back(compute);
+    idle_seen_s_.emplace_back(unit ? unit->config().idle_states.size() : 0, 0.0);
+    const scenarios::component_power& cp = sc.power[ref.power];
+    if (unit && !cp.idle_states.empty()) {
+      idle_govs_.push_back(std::make_unique<idle_adapter>(cp.idle_states, cp.idle_latency_limit_s));
+      unit->set_idle_selector(idle_govs_.back().get());
+    }
   }
+  if (ledgers_.size() != loop.input_components()) throw std::logic_error("the loop and the platform differ in components");
   for (const auto& d : loop.domain_names()) clocks_.push_back(&plat.clock(d));
   comp_in_.resize(ledgers_.size());
   dom_in_.resize(clocks_.size());

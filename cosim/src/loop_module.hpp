@@ -14,11 +14,10 @@ namespace ptsim::cosim {
 
 class loop_module : public sc_core::sc_module {
  public:
-  /// `power` gives each compute unit's idle states: the module runs a cpuidle governor
-  /// for every unit that has some.
+  /// `sc` gives the components by role and index, and each compute unit's idle states:
+  /// the module runs a cpuidle governor for every unit that has some.
   loop_module(sc_core::sc_module_name name, control_loop& loop, tlm::platform& plat, double period_s,
-              const std::vector<double>& transition_latency_s,
-              const std::vector<scenarios::component_power>& power);
+              const std::vector<double>& transition_latency_s, const scenarios::scenario& sc);
   ~loop_module() override;
   /// Called after every tick (recording, progress, summary accumulation).
   std::function<void(double now_s, const std::vector<dvfs_decision>&)> after_tick;
@@ -37,7 +36,6 @@ class loop_module : public sc_core::sc_module {
   bool started_ = false;
   // component index -> where its activity comes from
   std::vector<tlm::activity_ledger*> ledgers_;
-  std::vector<bool> is_compute_;
   std::vector<tlm::compute_unit*> units_;           // component index -> unit (null: not compute)
   std::vector<std::vector<double>> idle_seen_s_;    // per unit and state: residency already taken
   std::vector<tlm::memory*> storage_;               // component index -> NVMe with power states (else null)

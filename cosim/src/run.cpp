@@ -46,21 +46,134 @@ std::string fmt_hz(double hz) {
   return b;
 }
 
-}  // namespace
 
-run_outcome run_scenario(const scenarios::scenario& sc, const run_options& opts) {
-  const auto wall_start = std::chrono::steady_clock::now();
-  const double T = sc.control_period.value();
+// The power cap's limit, watched over its own window: how long the average was above it
+// (power_cap_violation_s).
+struct cap_watch {
+  double limit_W = 0;
+  std::size_t ticks = 0;  // the window in control periods (0: no cap)
+  std::deque<double> window;
+  double sum = 0;
 
-  control_loop loop(sc);
+  cap_watch(const scenarios::scenario& sc, double T) {
+    if (!sc.policy.power_cap) return;
+    limit_W = sc.policy.power_cap->limit_W;
+    ticks = std::max<std::size_t>(1, static_cast<std::size_t>(std::lround(sc.policy.power_cap->window_s / T)));
+  }
+  /// Whether the window's average, with this period's platform power, is above the limit.
+  bool violated(double platform_W) {
+    window.push_back(platform_W);
+    sum += window.back();
+    if (window.size() > ticks) {
+      sum -= window.front();
+      window.pop_front();
+    }
+    // As the capper reads its window: the past before t = 0 counts as exactly at the limit.
+    // A capper regulating to the limit ripples around it (a few 0.01 %): violated means
+    // more than 1 % above, which is also about the accuracy of RAPL's own energy counters.
+    const double missing = static_cast<double>(ticks - window.size());
+    const double avg = (sum + limit_W * missing) / static_cast<double>(ticks);
+    return avg > limit_W * 1.01;
+  }
+};
+
+// Throttling as events (start, end) and as time (any, thermal, power) in the totals.
+void record_throttling(double now, double T, const scenarios::scenario& sc, const control_loop& loop,
+                       std::vector<bool>& was_throttled, postproc::result_writer& writer, postproc::run_totals& totals) {
+  bool any = false;
+  for (std::size_t d = 0; d < sc.domains.size(); ++d) {
+    const bool th = loop.domain_throttled()[d];
+    any |= th;
+    if (th != was_throttled[d]) {
+      writer.add_event({now, th ? "throttle_start" : "throttle_end", sc.domains[d].name,
+                        th ? std::string(to_string(loop.domain_throttle_reason()[d])) + " ceiling " +
+                                 fmt_hz(loop.domain_ceiling_hz()[d]) + " below the governor's request"
+                           : "no longer limited",
+                        loop.domain_ceiling_hz()[d]});
+      was_throttled[d] = th;
+    }
+  }
+  if (any) totals.throttled_s += T;
+  bool thermal = false, power = false;
+  for (auto r : loop.domain_throttle_reason()) {
+    thermal |= r == throttle_reason::thermal;
+    power |= r == throttle_reason::power;
+  }
+  if (thermal) totals.throttled_thermal_s += T;
+  if (power) totals.throttled_power_s += T;
+}
+
+// A signal that arrived while the platform was being built, or while the tables of a long
+// run are written, stops the run (and leaves nothing behind).
+void interrupted() {
+  if (const int sig = interrupt_signal()) throw simulation_error("interrupted by signal " + std::to_string(sig));
+}
+
+// Jobs: every request that finished within the run, with its energy: each compute unit's
+// energy split by busy time (its idle energy included), plus the other components' energy
+// split by total busy time. Components by index as resolved (the rows after them: fans).
+void write_jobs(const scenarios::scenario& sc, tlm::platform& plat, const std::vector<double>& component_energy_J,
+                postproc::result_writer& writer, postproc::run_totals& totals) {
+  std::map<std::string, double> joules_per_busy_s;
+  double busy_all_s = 0, other_J = 0;
+  for (std::size_t i = 0; i < component_energy_J.size(); ++i) {
+    if (i >= sc.components.size() || sc.components[i].role != tlm::component_role::compute) {
+      other_J += component_energy_J[i];
+      continue;
+    }
+    const auto& u = plat.units().at(sc.components[i].index);
+    double busy = 0;
+    for (std::size_t b = 0; b < tlm::bound_kinds; ++b) busy += u->bound_seconds(static_cast<tlm::bound_by>(b));
+    busy_all_s += busy;
+    if (busy > 0) joules_per_busy_s[u->basename()] = component_energy_J[i] / busy;
+  }
+  for (const auto& r : plat.workload().finished()) {
+    postproc::job_row row;
+    row.id = r.id;
+    row.stream = r.stream;
+    row.unit = r.unit;
+    row.arrival_s = r.arrival_s;
+    row.start_s = r.start_s;
+    row.finish_s = r.finish_s;
+    row.latency_s = r.finish_s - r.arrival_s;
+    row.first_token_s = r.first_token_s;
+    row.tokens_in = r.tokens_in;
+    row.tokens_out = r.tokens_out;
+    for (const auto& [unit, busy] : r.busy_s) {
+      auto it = joules_per_busy_s.find(unit);
+      if (it != joules_per_busy_s.end()) row.energy_J += busy * it->second;
+      if (busy_all_s > 0) row.energy_J += other_J * busy / busy_all_s;
+    }
+    writer.add_job(row);
+    totals.latencies_s.push_back(row.latency_s);
+    if ((totals.latencies_s.size() & 0xFFF) == 0) interrupted();
+  }
+}
+
+// Each domain's starting point: its governor's choice with no load.
+std::map<std::string, tlm::operating_point> initial_points(const scenarios::scenario& sc, control_loop& loop) {
   const auto init = loop.initial_points();
   std::map<std::string, tlm::operating_point> initial;
-  std::vector<double> latency;
-  for (std::size_t d = 0; d < sc.domains.size(); ++d) {
-    initial[sc.domains[d].name] = {init[d].first, init[d].second};
-    latency.push_back(sc.domains[d].transition_latency.value());
-  }
+  for (std::size_t d = 0; d < sc.domains.size(); ++d) initial[sc.domains[d].name] = {init[d].first, init[d].second};
+  return initial;
+}
 
+run_outcome outcome_of(const postproc::run_summary& summary, const run_options& opts, double wall,
+                       const scenarios::scenario& sc, const tlm::platform& plat) {
+  run_outcome out;
+  out.result_file = opts.output;
+  for (const auto& [k, m] : summary.metrics) {
+    out.summary[k] = m.value;
+    out.units[k] = m.units;
+  }
+  out.throughput_units = summary.throughput_units;
+  out.wall_s = wall;
+  out.simulated_s = sc.duration.value();
+  out.transactions = plat.transactions();
+  return out;
+}
+
+postproc::run_metadata metadata_for(const scenarios::scenario& sc) {
   postproc::run_metadata meta;
   meta.ptsim_version = version();
   meta.scenario_name = sc.name;
@@ -68,6 +181,21 @@ run_outcome run_scenario(const scenarios::scenario& sc, const run_options& opts)
   meta.seed = sc.seed;
   meta.host = host_name();
   meta.start_time = utc_now_iso();
+  return meta;
+}
+
+}  // namespace
+
+run_outcome run_scenario(const scenarios::scenario& sc, const run_options& opts) {
+  const auto wall_start = std::chrono::steady_clock::now();
+  const double T = sc.control_period.value();
+
+  control_loop loop(sc);
+  const auto initial = initial_points(sc, loop);
+  std::vector<double> latency;
+  for (const auto& d : sc.domains) latency.push_back(d.transition_latency.value());
+
+  const postproc::run_metadata meta = metadata_for(sc);
   postproc::timeseries_layout layout = timeseries_layout_for(loop);
   if (opts.record)
     layout.expected_samples = static_cast<std::size_t>(std::ceil(sc.duration.value() / sc.record_period.value()));
@@ -81,7 +209,7 @@ run_outcome run_scenario(const scenarios::scenario& sc, const run_options& opts)
   }
 
   tlm::platform plat(sc.platform, sc.workload, initial, T, sc.seed);
-  loop_module lm("control_loop", loop, plat, T, latency, sc.power);
+  loop_module lm("control_loop", loop, plat, T, latency, sc);
   // Failures in SystemC threads (writing a drop event or an operator, e.g. to a full disk)
   // must not escape to SystemC, which would wrap them in its own report: they stop the run
   // like a failure of the loop does.
@@ -109,14 +237,7 @@ run_outcome run_scenario(const scenarios::scenario& sc, const run_options& opts)
   totals.peak_temperature_K = sc.thermal.ambient.value();
   std::vector<bool> was_throttled(sc.domains.size(), false);
   progress_meter progress(opts.progress, sc.duration.value());
-  // The power cap's limit, watched over its own window: how long the average was above it
-  // (power_cap_violation_s).
-  const double cap_limit_W = sc.policy.power_cap ? sc.policy.power_cap->limit_W : 0.0;
-  const std::size_t cap_ticks =
-      sc.policy.power_cap ? std::max<std::size_t>(1, static_cast<std::size_t>(std::lround(sc.policy.power_cap->window_s / T)))
-                          : 0;
-  std::deque<double> cap_window;
-  double cap_sum = 0;
+  cap_watch cap(sc, T);
 
   lm.after_tick = [&](double now, const std::vector<dvfs_decision>& decisions) {
     if (opts.record) rec.after_tick(now);
@@ -125,42 +246,9 @@ run_outcome run_scenario(const scenarios::scenario& sc, const run_options& opts)
     totals.wall_energy_J += loop.wall_power_W() * T;
     for (std::size_t i = 0; i < component_energy_J.size(); ++i) component_energy_J[i] += loop.component_power_W()[i] * T;
     totals.peak_power_W = std::max(totals.peak_power_W, loop.platform_power_W());
-    if (cap_ticks) {
-      cap_window.push_back(loop.platform_power_W());
-      cap_sum += cap_window.back();
-      if (cap_window.size() > cap_ticks) {
-        cap_sum -= cap_window.front();
-        cap_window.pop_front();
-      }
-      // As the capper reads its window: the past before t = 0 counts as exactly at the limit.
-      // A capper regulating to the limit ripples around it (a few 0.01 %): violated means
-      // more than 1 % above, which is also about the accuracy of RAPL's own energy counters.
-      const double missing = static_cast<double>(cap_ticks - cap_window.size());
-      const double avg = (cap_sum + cap_limit_W * missing) / static_cast<double>(cap_ticks);
-      if (avg > cap_limit_W * 1.01) totals.power_cap_violation_s += T;
-    }
+    if (cap.ticks && cap.violated(loop.platform_power_W())) totals.power_cap_violation_s += T;
     for (double t : loop.block_temperature_K()) totals.peak_temperature_K = std::max(totals.peak_temperature_K, t);
-    bool any = false;
-    for (std::size_t d = 0; d < sc.domains.size(); ++d) {
-      const bool th = loop.domain_throttled()[d];
-      any |= th;
-      if (th != was_throttled[d]) {
-        writer.add_event({now, th ? "throttle_start" : "throttle_end", sc.domains[d].name,
-                          th ? std::string(to_string(loop.domain_throttle_reason()[d])) + " ceiling " +
-                                   fmt_hz(loop.domain_ceiling_hz()[d]) + " below the governor's request"
-                             : "no longer limited",
-                          loop.domain_ceiling_hz()[d]});
-        was_throttled[d] = th;
-      }
-    }
-    if (any) totals.throttled_s += T;
-    bool thermal = false, power = false;
-    for (auto r : loop.domain_throttle_reason()) {
-      thermal |= r == throttle_reason::thermal;
-      power |= r == throttle_reason::power;
-    }
-    if (thermal) totals.throttled_thermal_s += T;
-    if (power) totals.throttled_power_s += T;
+    record_throttling(now, T, sc, loop, was_throttled, writer, totals);
     for (const auto& dec : decisions)
       writer.add_event({now, "dvfs", sc.domains[dec.domain].name,
                         "set " + fmt_hz(dec.hz) +
@@ -172,9 +260,6 @@ run_outcome run_scenario(const scenarios::scenario& sc, const run_options& opts)
   };
 
   // A signal that arrived while the platform was being built stops the run before it starts.
-  const auto interrupted = [] {
-    if (const int sig = interrupt_signal()) throw simulation_error("interrupted by signal " + std::to_string(sig));
-  };
   interrupted();
   sc_core::sc_start(sc_core::sc_time(sc.duration.value(), sc_core::SC_SEC));
   // The tick at exactly t = duration closes the last control period.
@@ -185,44 +270,7 @@ run_outcome run_scenario(const scenarios::scenario& sc, const run_options& opts)
   // run takes a while, and a signal then must still leave nothing behind.
   interrupted();
 
-  // Energy attributed to a job: each compute unit's energy split by busy time (its idle
-  // energy included), plus the other components' energy split by total busy time.
-  std::map<std::string, double> joules_per_busy_s;
-  double busy_all_s = 0, other_J = 0;
-  for (std::size_t i = 0; i < component_energy_J.size(); ++i) {
-    bool compute = false;
-    for (const auto& u : plat.units()) {
-      if (loop.component_names()[i] != u->basename()) continue;
-      compute = true;
-      double busy = 0;
-      for (std::size_t b = 0; b < tlm::bound_kinds; ++b) busy += u->bound_seconds(static_cast<tlm::bound_by>(b));
-      busy_all_s += busy;
-      if (busy > 0) joules_per_busy_s[u->basename()] = component_energy_J[i] / busy;
-    }
-    if (!compute) other_J += component_energy_J[i];
-  }
-  // Jobs: every request that finished within the run.
-  for (const auto& r : plat.workload().finished()) {
-    postproc::job_row row;
-    row.id = r.id;
-    row.stream = r.stream;
-    row.unit = r.unit;
-    row.arrival_s = r.arrival_s;
-    row.start_s = r.start_s;
-    row.finish_s = r.finish_s;
-    row.latency_s = r.finish_s - r.arrival_s;
-    row.first_token_s = r.first_token_s;
-    row.tokens_in = r.tokens_in;
-    row.tokens_out = r.tokens_out;
-    for (const auto& [unit, busy] : r.busy_s) {
-      auto it = joules_per_busy_s.find(unit);
-      if (it != joules_per_busy_s.end()) row.energy_J += busy * it->second;
-      if (busy_all_s > 0) row.energy_J += other_J * busy / busy_all_s;
-    }
-    writer.add_job(row);
-    totals.latencies_s.push_back(row.latency_s);
-    if ((totals.latencies_s.size() & 0xFFF) == 0) interrupted();
-  }
+  write_jobs(sc, plat, component_energy_J, writer, totals);
   totals.completed = plat.workload().finished().size();
   totals.throughput_units = plat.workload().throughput_units();
   totals.work_done = plat.workload().throughput_count();
@@ -234,17 +282,7 @@ run_outcome run_scenario(const scenarios::scenario& sc, const run_options& opts)
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   writer.commit(wall);
 
-  run_outcome out;
-  out.result_file = opts.output;
-  for (const auto& [k, m] : summary.metrics) {
-    out.summary[k] = m.value;
-    out.units[k] = m.units;
-  }
-  out.throughput_units = summary.throughput_units;
-  out.wall_s = wall;
-  out.simulated_s = sc.duration.value();
-  out.transactions = plat.transactions();
-  return out;
+  return outcome_of(summary, opts, wall, sc, plat);
 }
 
 }  // namespace ptsim::cosim

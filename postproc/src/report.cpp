@@ -267,6 +267,32 @@ text_grid time_grid(const std::vector<labelled_summary>& runs) {
   return g;
 }
 
+// Mean power per component (the timeseries `power` by `component`), one column per entry.
+text_grid component_grid(const std::vector<labelled_summary>& runs) {
+  text_grid g;
+  g.header = {"component"};
+  for (const auto& r : runs) g.header.push_back(runs.size() == 1 ? "mean W" : r.label);
+  std::vector<std::string> names;
+  for (const auto& r : runs)
+    for (const auto& [name, w] : r.component_power_W)
+      if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  for (const auto& name : names) {
+    std::vector<std::string> row{name};
+    for (const auto& r : runs) {
+      std::string cell = "-";
+      for (const auto& [other, w] : r.component_power_W)
+        if (other == name) cell = human_number(w);
+      row.push_back(cell);
+    }
+    g.rows.push_back(std::move(row));
+  }
+  return g;
+}
+
+bool any_component_power(const std::vector<labelled_summary>& runs) {
+  return std::any_of(runs.begin(), runs.end(), [](const auto& r) { return !r.component_power_W.empty(); });
+}
+
 bool any_units(const std::vector<labelled_summary>& runs) {
   return std::any_of(runs.begin(), runs.end(), [](const auto& r) { return !r.units.empty(); });
 }
@@ -308,6 +334,7 @@ constexpr const char* cost_title =
 std::string format_table(const std::vector<labelled_summary>& runs) {
   std::string out = summary_grid(runs, true).table();
   if (any_units(runs)) out += "\nwhere the time went (share of the run)\n" + time_grid(runs).table();
+  if (any_component_power(runs)) out += "\npower by component (mean over the run)\n" + component_grid(runs).table();
   if (any_cost(runs)) out += "\n" + std::string(cost_title) + "\n" + cost_grid(runs).table();
   return out;
 }
@@ -315,6 +342,8 @@ std::string format_table(const std::vector<labelled_summary>& runs) {
 std::string format_markdown(const std::vector<labelled_summary>& runs) {
   std::string out = summary_grid(runs, true).markdown();
   if (any_units(runs)) out += "\n**Where the time went** (share of the run)\n\n" + time_grid(runs).markdown();
+  if (any_component_power(runs))
+    out += "\n**Power by component** (mean over the run)\n\n" + component_grid(runs).markdown();
   if (any_cost(runs)) out += "\n**What the limits cost** (compute-bound time added by running below the governor's "
                              "request)\n\n" + cost_grid(runs).markdown();
   return out;

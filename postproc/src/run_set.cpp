@@ -156,6 +156,7 @@ labelled_summary entry_of(const loaded_run& r, const std::vector<std::string>& s
   e.params = params_of(r, swept);
   e.units = r.units;
   e.domains = r.domains;
+  e.component_power_W = r.component_power_W;
   return e;
 }
 
@@ -203,7 +204,29 @@ labelled_summary merge(const std::vector<const loaded_run*>& group, const std::v
           d.throttled_power_fraction += x.throttled_power_fraction / n;
         }
   }
+  for (auto& [name, watts] : e.component_power_W) {
+    watts = 0;
+    for (const loaded_run* r : group)
+      for (const auto& [other, w] : r->component_power_W)
+        if (other == name) watts += w / n;
+  }
   return e;
+}
+
+// Mean power of each component over the run, from the timeseries (none: not recorded).
+std::vector<std::pair<std::string, double>> mean_component_power(const result_reader& r) {
+  std::vector<std::pair<std::string, double>> out;
+  const auto names = r.coord("component");
+  std::size_t nc = 0;
+  const auto p = names.empty() ? std::vector<double>{} : r.variable("power", &nc);
+  if (nc != names.size() || p.empty()) return out;
+  const std::size_t rows = p.size() / nc;
+  for (std::size_t c = 0; c < nc; ++c) {
+    double sum = 0;
+    for (std::size_t k = 0; k < rows; ++k) sum += p[k * nc + c];
+    out.emplace_back(names[c], sum / static_cast<double>(rows));
+  }
+  return out;
 }
 
 }  // namespace
@@ -272,6 +295,11 @@ std::vector<loaded_run> load_runs(const std::vector<fs::path>& files) {
     run.summary = r.summary();
     run.units = r.unit_summary();
     run.domains = r.domain_summary();
+    try {
+      run.component_power_W = mean_component_power(r);
+    } catch (const std::exception&) {
+      run.component_power_W.clear();  // a file without a power timeseries: nothing to show
+    }
     try {
       run.scenario = flatten_yaml(run.meta.scenario_yaml);
     } catch (const std::invalid_argument& e) {

@@ -1,6 +1,7 @@
 // Raw (validated YAML) -> resolved structs: defaults applied, units stripped once,
 // cross-references (domains, connections, blocks) checked.
 #include "resolve.hpp"
+#include "kinds/component_kind.hpp"
 
 #include <yaml-cpp/yaml.h>
 
@@ -45,16 +46,6 @@ void warn_unless_ticks(const view& v, const char* key, double value, double tick
          key);
 }
 
-
-power::leakage_params resolve_leakage(const view& v) {
-  power::leakage_params p;
-  p.power_ref = units::watts(v.si("power"));
-  p.v_ref = units::volts(v.si("v_ref"));
-  p.t_ref = units::abs_kelvin(v.si("t_ref"));
-  p.t_double = units::kelvin(v.si("doubling"));
-  p.v_exponent = v.num("v_exponent");
-  return p;
-}
 
 void resolve_domains(const view& platform, scenario& sc) {
   for (const auto& [name, d] : platform.at("domains").entries()) {
@@ -119,242 +110,41 @@ void resolve_domains(const view& platform, scenario& sc) {
   }
 }
 
-// --- components --------------------------------------------------------------------
-
-std::map<tlm::precision, double> per_precision(const view& m) {
-  std::map<tlm::precision, double> out;
-  for (const auto& [prec, v] : m.entries()) {
-    try {
-      out[tlm::parse_precision(prec)] = std::strtod(v.scalar().c_str(), nullptr);
-    } catch (const std::invalid_argument& e) {
-      v.fail(e.what());
-    }
-  }
-  return out;
-}
-
-void add_memory_power(scenario& sc, const std::string& name, double background_W, double read_J, double write_J) {
-  component_power cp;
-  cp.component = name;
-  cp.kind = component_power::model::memory;
-  cp.memory.background = units::watts(background_W);
-  cp.memory.energy_per_byte_read_J = read_J;
-  cp.memory.energy_per_byte_write_J = write_J;
-  sc.power.push_back(cp);
-}
-
-// Idle states: the list, or the one-state shorthand idle_exit_latency/idle_residency.
-void resolve_idle_states(const view& c, tlm::compute_unit_config& u, component_power& cp) {
-  cp.idle_latency_limit_s = c.has("idle_latency_limit") ? c.si("idle_latency_limit")
-                                                        : std::numeric_limits<double>::infinity();
-  if (c.has("idle_exit_latency") && c.has("idle_states")) {
-    c.fail("give idle_states or the idle_exit_latency shorthand, not both", "idle_exit_latency");
-    return;
-  }
-  if (!c.has("idle_exit_latency") && c.has("idle_residency")) {
-    c.fail("idle_residency goes with idle_exit_latency (or give idle_states)", "idle_residency");
-    return;
-  }
-  if (c.has("idle_exit_latency")) {
-    power::idle_state s;
-    s.name = "idle";
-    s.leakage_fraction = 1.0;
-    s.exit_latency_s = c.si("idle_exit_latency");
-    s.target_residency_s = c.si("idle_residency");
-    cp.idle_states.push_back(s);
-  }
-  const auto items = c.at("idle_states").items();
-  bool ok = true;
-  for (const auto& it : items) {
-    power::idle_state s;
-    s.name = it.str("name");
-    if (it.has("power") == it.has("leakage_fraction")) {
-      it.fail("give the state's power or its leakage_fraction (one of them)", it.has("power") ? "leakage_fraction" : "");
-      ok = false;
-      continue;
-    }
-    if (it.has("power")) s.power_W = it.si("power");
-    else s.leakage_fraction = it.num("leakage_fraction");
-    s.entry_latency_s = it.si("entry_latency");
-    s.exit_latency_s = it.si("exit_latency");
-    s.target_residency_s = it.si("target_residency");
-    cp.idle_states.push_back(s);
-  }
-  if (!ok) return;
-  try {
-    power::validate_idle_states(cp.idle_states);
-  } catch (const std::invalid_argument& e) {
-    c.fail(std::string("bad idle states: ") + e.what(), "idle_states");
-    return;
-  }
-  for (const auto& s : cp.idle_states) u.idle_states.push_back({s.name, s.entry_latency_s, s.exit_latency_s});
-}
-
-void resolve_compute(const std::string& name, const std::string& kind, const view& c, const view& domains,
-                     scenario& sc) {
-  tlm::compute_unit_config u;
-  u.name = name;
-  u.kind = kind;
-  u.domain = c.str("domain");
-  u.connect = c.str("connect");
-  if (c.has("fabric")) u.fabric = c.str("fabric");
-  for (const auto& h : c.at("io").items()) u.io.push_back(h.scalar());
-  if (kind == "gpu") {
-    u.cores = static_cast<int>(c.integer("sms"));
-    u.ops_per_cycle = per_precision(c.at("tensor_ops_per_cycle"));
-    u.vector_ops_per_cycle = per_precision(c.at("vector_ops_per_cycle"));
-    u.onchip_bytes = c.si("l2_cache");
-  } else {
-    u.cores = static_cast<int>(c.integer("cores"));
-    u.ops_per_cycle = per_precision(c.at("ops_per_cycle"));
-    if (kind == "npu") {
-      u.vector_ops_per_cycle = per_precision(c.at("vector_ops_per_cycle"));
-      u.onchip_bytes = c.si("sram");
-    }
-  }
-  const std::string table = kind == "gpu" ? "tensor_ops_per_cycle" : "ops_per_cycle";
-  if (u.ops_per_cycle.empty()) c.fail("a compute unit needs " + table + " for at least one precision", table);
-  u.efficiency = c.num("efficiency");
-  u.vector_efficiency = c.num("vector_efficiency");
-  for (const auto& [k, v] : c.at("op_efficiency").entries()) {
-    try {
-      u.op_efficiency[tlm::parse_op_kind(k)] = std::strtod(v.scalar().c_str(), nullptr);
-    } catch (const std::invalid_argument& e) {
-      v.fail(e.what());
-    }
-  }
-  u.launch_overhead = units::seconds(c.si("launch_overhead"));
-  u.tile_bytes = c.si("tile");
-  double dt_coefficient = -1;  // the domain's dynamic-power-coefficient, if it has one
-  for (const auto& [dname, d] : domains.entries())
-    if (dname == u.domain) {
-      u.dvfs_stall = units::seconds(d.si("switch_stall"));
-      if (d.has("dynamic-power-coefficient")) dt_coefficient = d.num("dynamic-power-coefficient");
-    }
-
-  component_power cp;
-  cp.component = name;
-  cp.kind = component_power::model::compute;
-  if (c.has("c_eff")) cp.compute.c_eff = units::farads(c.si("c_eff"));
-  else if (dt_coefficient >= 0) cp.compute.c_eff = power::em_c_eff(dt_coefficient, static_cast<unsigned>(u.cores));
-  else c.fail("missing required key 'c_eff' (switched capacitance, e.g. \"300 pF\"; or give the domain a "
-              "dynamic-power-coefficient)", "c_eff");
-  resolve_idle_states(c, u, cp);
-  sc.platform.units.push_back(u);
-  cp.compute.stall_activity = c.num("stall_activity");
-  cp.compute.leakage = resolve_leakage(c.at("leakage"));
-  sc.power.push_back(cp);
-}
-
-// Per-lane PCIe rate per direction after line encoding (PCI-SIG: 8, 16, 32 GT/s with
-// 128b/130b; 64 GT/s PAM4 with 242/256 FLIT efficiency), in B/s.
-double pcie_lane_Bps(const std::string& gen) {
-  if (gen == "3") return 8e9 * 128 / 130 / 8;
-  if (gen == "4") return 16e9 * 128 / 130 / 8;
-  if (gen == "6") return 64e9 * 242 / 256 / 8;
-  return 32e9 * 128 / 130 / 8;
-}
-
-void resolve_interconnect(const std::string& name, const std::string& kind, const view& c, scenario& sc) {
-  tlm::interconnect_config ic;
-  ic.name = name;
-  ic.kind = kind;
-  ic.latency = units::seconds(c.si("latency"));
-  if (kind == "switch") {
-    for (const auto& p : c.at("ports").items()) ic.ports.push_back(p.scalar());
-    ic.bandwidth_Bps = c.si("bandwidth");
-  } else {
-    if (c.has("connect")) ic.connect = c.str("connect");
-    if (kind == "noc") {
-      ic.bandwidth_Bps = c.si("bandwidth");
-    } else if (kind == "pcie") {
-      ic.bandwidth_Bps = c.has("bandwidth") ? c.si("bandwidth") : c.integer("lanes") * pcie_lane_Bps(c.str("generation"));
-      ic.duplex = ic.point_to_point = true;
-    } else {  // nvlink
-      ic.bandwidth_Bps = static_cast<double>(c.integer("links")) * c.si("link_bandwidth");
-      ic.duplex = ic.point_to_point = true;
-    }
-  }
-  sc.platform.interconnects.push_back(ic);
-  add_memory_power(sc, name, c.si("background_power"), c.si("energy_per_byte"), c.si("energy_per_byte"));
-}
-
-void resolve_target(const std::string& name, const std::string& kind, const view& c, scenario& sc) {
-  tlm::memory_config m;
-  m.name = name;
-  m.kind = kind;
-  m.latency = units::seconds(c.si("latency"));
-  if (kind == "nvme" || kind == "nic") {
-    // Datasheet rates are sustained figures: no further derating. Energy per byte is the
-    // active power above idle at full rate.
-    m.efficiency = 1.0;
-    m.bandwidth_Bps = kind == "nvme" ? c.si("read_bandwidth") : c.si("bandwidth");
-    m.write_bandwidth_Bps = kind == "nic" ? m.bandwidth_Bps : (c.has("write_bandwidth") ? c.si("write_bandwidth") : 0);
-    m.capacity_B = kind == "nvme" ? c.si("capacity") : 0;
-    const double idle = c.si("idle_power"), active = c.si("active_power");
-    if (active < idle) c.fail("active_power is below idle_power", "active_power");
-    const double e = (active - idle) / m.bandwidth_Bps;
-    std::vector<double> state_W;
-    if (kind == "nvme") {
-      for (const auto& ps : c.at("power_states").items()) {
-        m.power_states.push_back({ps.str("name"), ps.si("idle_after"), ps.si("entry_latency"), ps.si("exit_latency")});
-        state_W.push_back(ps.si("power"));
-        if (state_W.back() > idle) ps.fail("a low-power state above idle_power (" + c.str("idle_power") + ")", "power");
-      }
-      try {
-        tlm::nvme_apst check(m.power_states);
-      } catch (const std::exception& e) {
-        c.fail(e.what(), "power_states");
-      }
-    }
-    sc.platform.memories.push_back(m);
-    add_memory_power(sc, name, idle, e, m.write_bandwidth_Bps > 0 ? (active - idle) / m.write_bandwidth_Bps : e);
-    sc.power.back().memory.low_power_state_W = state_W;
-    return;
-  }
-  const bool total = c.has("bandwidth"), split = c.has("channel_bandwidth");
-  if (total == split)
-    c.fail(total ? "give bandwidth or channel_bandwidth (with channels), not both"
-                 : "missing the bandwidth: give bandwidth, or channels and channel_bandwidth",
-           total ? "channel_bandwidth" : "");
-  m.channels = static_cast<int>(c.integer("channels"));
-  if (total && c.has("channels")) c.fail("channels goes with channel_bandwidth, not with bandwidth", "channels");
-  m.bandwidth_Bps = split ? m.channels * c.si("channel_bandwidth") : (total ? c.si("bandwidth") : 1.0);
-  m.efficiency = c.num("efficiency");
-  m.capacity_B = c.si("capacity");
-  sc.platform.memories.push_back(m);
-  // A preset scales its per-GB powers by the capacity; keys in the file override it.
-  power::memory_preset pre{"", 0, 0, 0, 0, -1};
-  if (c.has("preset")) pre = *power::find_memory_preset(c.str("preset"));
-  const double gb = m.capacity_B / 1e9;
-  auto given = [&](const char* key, double preset_value) { return c.has(key) ? c.si(key) : preset_value; };
-  add_memory_power(sc, name, given("background_power", pre.background_W_per_GB * gb),
-                   given("energy_per_byte_read", pre.read_J_per_B), given("energy_per_byte_write", pre.write_J_per_B));
-  auto& mp = sc.power.back().memory;
-  mp.refresh_W = given("refresh_power", pre.refresh_W_per_GB * gb);
-  mp.self_refresh_W = given("self_refresh_power", pre.self_refresh_W_per_GB < 0 ? -1.0 : pre.self_refresh_W_per_GB * gb);
-  mp.self_refresh_after_s = c.si("self_refresh_after");
-}
-
-bool is_compute_kind(const std::string& k) { return k == "cpu_cluster" || k == "npu" || k == "gpu"; }
-bool is_interconnect_kind(const std::string& k) { return k == "noc" || k == "pcie" || k == "nvlink" || k == "switch"; }
-
+// Each component by its kind's descriptor (kinds/), then its place in the resolved
+// scenario: its role's list, its power row, its DVFS domain.
 void resolve_components(const view& platform, scenario& sc) {
   const view domains_view = platform.at("domains");
-  for (const auto& [name, c] : platform.at("components").entries()) {
-    const std::string kind = c.str("kind");
-    if (is_compute_kind(kind)) resolve_compute(name, kind, c, domains_view, sc);
-    else if (is_interconnect_kind(kind)) resolve_interconnect(name, kind, c, sc);
-    else resolve_target(name, kind, c, sc);
+  std::vector<const view*> unknown_domain;
+  const auto entries = platform.at("components").entries();
+  for (const auto& [name, c] : entries) {
+    const component_kind* kind = find_component_kind(c.str("kind"));
+    if (!kind) continue;  // the schema reported it
+    kind->resolve(name, c, domains_view, sc);
+    component_ref ref;
+    ref.name = name;
+    ref.kind = kind->name;
+    ref.role = kind->role;
+    ref.power = sc.power.size() - 1;
+    switch (kind->role) {
+      case tlm::component_role::compute: ref.index = sc.platform.units.size() - 1; break;
+      case tlm::component_role::interconnect: ref.index = sc.platform.interconnects.size() - 1; break;
+      case tlm::component_role::target: ref.index = sc.platform.memories.size() - 1; break;
+    }
+    if (kind->role == tlm::component_role::compute) {
+      const std::string& domain = sc.platform.units[ref.index].domain;
+      for (std::size_t d = 0; d < sc.domains.size(); ++d)
+        if (sc.domains[d].name == domain) ref.domain = d;
+      if (ref.domain == component_ref::none) unknown_domain.push_back(&c);
+    }
+    sc.components.push_back(ref);
   }
   std::set<std::string> domains;
   for (const auto& d : sc.domains) domains.insert(d.name);
   std::string names;
   for (const auto& d : domains) names += (names.empty() ? "" : ", ") + d;
-  for (const auto& [name, c] : platform.at("components").entries())
-    if (is_compute_kind(c.str("kind")) && !domains.count(c.str("domain")))
-      c.fail("unknown DVFS domain '" + c.str("domain") + "' (domains: " + (names.empty() ? "none" : names) + ")",
-             "domain");
+  for (const view* c : unknown_domain)
+    c->fail("unknown DVFS domain '" + c->str("domain") + "' (domains: " + (names.empty() ? "none" : names) + ")",
+            "domain");
 }
 
 // --- workload ----------------------------------------------------------------------
@@ -1061,29 +851,27 @@ void resolve_supply(const view& platform, scenario& sc) {
 double platform_floor_W(const scenario& sc) {
   double floor = 0;
   const double t_amb = sc.thermal.ambient.value();
-  for (const auto& cp : sc.power) {
-    if (cp.kind == component_power::model::compute) {
-      double v_min = 0;
-      for (const auto& u : sc.platform.units)
-        if (u.name == cp.component)
-          for (const auto& d : sc.domains)
-            if (d.name == u.domain && d.opps.size() > 0) {
-              v_min = d.opps.voltage_v(0);
-              for (std::size_t i = 1; i < d.opps.size(); ++i) v_min = std::min(v_min, d.opps.voltage_v(i));
-            }
-      const double leak = power::compute_power_model(cp.compute).leakage_W(v_min, t_amb);
-      double p = leak;
-      for (const auto& st : cp.idle_states) p = std::min(p, st.power_at(leak));
-      floor += std::max(0.0, p);
-    } else {
-      const auto& m = cp.memory;
-      double p = m.background.value() + m.refresh_W;
-      if (m.self_refresh_W >= 0) p = std::min(p, m.self_refresh_W);
-      for (double w : m.low_power_state_W) p = std::min(p, w);
-      floor += std::max(0.0, p);
+  for (const auto& c : sc.components) {
+    double v_min = 0;
+    if (c.domain != component_ref::none && sc.domains[c.domain].opps.size() > 0) {
+      const auto& opps = sc.domains[c.domain].opps;
+      v_min = opps.voltage_v(0);
+      for (std::size_t i = 1; i < opps.size(); ++i) v_min = std::min(v_min, opps.voltage_v(i));
     }
+    floor += sc.power[c.power].make_model()->floor_W(v_min, t_amb);
   }
   return floor;
+}
+
+// Each component's floorplan block, by index (thermal.power_map, resolved by now).
+void place_components(scenario& sc) {
+  const auto& blocks = sc.thermal.fp.blocks();
+  for (auto& c : sc.components) {
+    const auto it = sc.thermal.power_map.find(c.name);
+    if (it == sc.thermal.power_map.end()) continue;  // reported with the thermal section
+    for (std::size_t b = 0; b < blocks.size(); ++b)
+      if (blocks[b].name == it->second) c.block = b;
+  }
 }
 
 }  // namespace
@@ -1130,6 +918,7 @@ void resolve(const view& root, scenario& sc) {
   std::vector<std::string> sensor_nodes;
   resolve_thermal(root.at("thermal"), sc, sensor_nodes);
   resolve_policy(root.at("policy"), sc, sensor_nodes);
+  place_components(sc);
   {
     const view lim = root.at("limits");
     sc.limits.max_arrivals = lim.num("max_arrivals");

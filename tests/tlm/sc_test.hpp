@@ -57,6 +57,7 @@ inline platform_config memory_system(double noc_Bps, double noc_latency_s, doubl
   interconnect_config ic;
   ic.name = "noc";
   ic.kind = "noc";
+  ic.needs_connect = true;
   ic.connect = "dram";
   ic.bandwidth_Bps = noc_Bps;
   ic.latency = pu::seconds(noc_latency_s);
@@ -64,6 +65,7 @@ inline platform_config memory_system(double noc_Bps, double noc_latency_s, doubl
   memory_config m;
   m.name = "dram";
   m.kind = "lpddr";
+  m.dram = true;
   m.bandwidth_Bps = mem_Bps;
   m.efficiency = mem_eff;
   m.latency = pu::seconds(mem_latency_s);
@@ -139,6 +141,7 @@ inline compute_unit_config gpu(const std::string& name, const std::string& domai
   compute_unit_config u;
   u.name = name;
   u.kind = "gpu";
+  u.direct_memory = true;
   u.domain = domain;
   u.connect = mem;
   u.cores = sms;
@@ -158,6 +161,7 @@ inline memory_config hbm(const std::string& name, double Bps, double latency_s) 
   memory_config m;
   m.name = name;
   m.kind = "hbm";
+  m.dram = true;
   m.bandwidth_Bps = Bps;
   m.efficiency = 1.0;
   m.latency = pu::seconds(latency_s);
@@ -176,6 +180,7 @@ inline interconnect_config link(const std::string& name, const std::string& kind
   i.bandwidth_Bps = Bps;
   i.latency = pu::seconds(latency_s);
   i.point_to_point = i.duplex = kind == "pcie" || kind == "nvlink";
+  i.needs_connect = kind == "noc";
   return i;
 }
 

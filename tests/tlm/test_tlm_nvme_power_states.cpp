@@ -42,6 +42,7 @@ struct reader : sc_core::sc_module {
 TEST_CASE("NVMe APST: exit latency delays the next I/O; residency per control period") {
   memory_config cfg = hbm("ssd", 1e9, 10e-6);
   cfg.kind = "nvme";
+  cfg.dram = false;
   cfg.efficiency = 1.0;
   cfg.power_states = {{"PS3", 10e-3, 0.2e-3, 1.2e-3}, {"PS4", 50e-3, 2e-3, 8e-3}};
   ptsim::tlm::memory ssd("ssd", cfg, 1e-3);

@@ -41,15 +41,18 @@ TEST_CASE("io transfers, DVFS stalls, idle exits and on-chip SRAM") {
   idle.idle_states = {{"sleep", 50e-6, 100e-6}};
   compute_unit_config sram = unit("u_sram", "d_sram", 4, 256, 0.75);
   sram.kind = "gpu";  // straight on its memory
+  sram.direct_memory = true;
   sram.connect = "m_sram";
   sram.onchip_bytes = MiB;
   compute_unit_config plain = unit("u_plain", "d_plain", 4, 256, 0.75);
   plain.kind = "gpu";
+  plain.direct_memory = true;
   plain.connect = "m_plain";
   pc.units = {io, dv, idle, sram, plain};
   pc.interconnects.push_back(link("pcie", "pcie", {"ssd"}, 10e9, 1e-6));
   memory_config ssd = hbm("ssd", 5e9, 50e-6);
   ssd.kind = "nvme";
+  ssd.dram = false;
   ssd.write_bandwidth_Bps = 2e9;
   pc.memories.push_back(ssd);
   pc.memories.push_back(hbm("m_sram", 1e12, 0));

@@ -20,6 +20,7 @@ compute_unit_config unit(const std::string& n, const std::string& connect, const
   compute_unit_config u;
   u.name = n;
   u.kind = "gpu";
+  u.direct_memory = true;
   u.domain = n;
   u.connect = connect;
   u.fabric = fabric;
@@ -37,6 +38,7 @@ interconnect_config link(const std::string& n, const std::string& kind, std::vec
   i.bandwidth_Bps = 1e9;
   i.latency = pu::seconds(lat);
   i.point_to_point = i.duplex = kind == "pcie" || kind == "nvlink";
+  i.needs_connect = kind == "noc";
   return i;
 }
 
@@ -44,6 +46,7 @@ memory_config target(const std::string& n, const std::string& kind, double lat, 
   memory_config m;
   m.name = n;
   m.kind = kind;
+  m.dram = kind == "lpddr" || kind == "lpddr5x" || kind == "ddr5" || kind == "hbm";
   m.bandwidth_Bps = 1e12;
   m.latency = pu::seconds(lat);
   m.capacity_B = capacity;
@@ -121,6 +124,7 @@ TEST_CASE("bad connections are found before elaboration") {
   {  // a CPU cluster straight on a memory (only a GPU sits next to its memory)
     platform_config p = server();
     p.units[2].kind = "cpu_cluster";
+    p.units[2].direct_memory = false;
     const auto v = check_platform(p, {});
     CHECK(has_problem(v, "cpu: 'ddr' is not an interconnect (a cpu_cluster reaches memory through a noc"));
     REQUIRE_FALSE(v.empty());

@@ -25,10 +25,6 @@ std::string join(const std::vector<std::string>& v) {
 
 }  // namespace
 
-bool is_dram_kind(const std::string& kind) {
-  return kind == "lpddr" || kind == "lpddr5x" || kind == "ddr5" || kind == "hbm";
-}
-
 double unit_peak_per_cycle(const compute_unit_config& u, const op& o) {
   const auto& table =
       (o.cls != op_class::tensor && !u.vector_ops_per_cycle.empty()) ? u.vector_ops_per_cycle : u.ops_per_cycle;
@@ -69,8 +65,8 @@ topology::topology(const platform_config& cfg) : cfg_(cfg) {
   // Every name a component connects to must exist and be of the right sort; count the
   // distinct upstream components of each interconnect and target.
   std::map<std::string, std::set<std::string>> upstream;
-  auto link = [&](const std::string& from, const std::string& key, const std::string& to, bool unit_hop,
-                  const std::string& unit_kind) {
+  auto link = [&](const std::string& from, const std::string& key, const std::string& to,
+                  const compute_unit_config* unit) {
     const role r = role_of(to);
     if (r == role::none) {
       problem(from, key, "'" + to + "' is not an interconnect or a target of the platform" + names);
@@ -86,22 +82,22 @@ topology::topology(const platform_config& cfg) : cfg_(cfg) {
     }
     // A GPU's memory controllers sit next to its HBM; CPU clusters and NPUs reach memory
     // through their SoC's NoC.
-    if (unit_hop && key == "connect" && r == role::target && unit_kind != "gpu") {
-      problem(from, key, "'" + to + "' is not an interconnect (a " + unit_kind +
+    if (unit && key == "connect" && r == role::target && !unit->direct_memory) {
+      problem(from, key, "'" + to + "' is not an interconnect (a " + unit->kind +
                              " reaches memory through a noc; only a gpu connects to its memory directly)" + names);
       return;
     }
     upstream[to].insert(from);
   };
   for (const auto& u : cfg.units) {
-    link(u.name, "connect", u.connect, true, u.kind);
-    if (!u.fabric.empty()) link(u.name, "fabric", u.fabric, true, u.kind);
-    for (const auto& h : u.io) link(u.name, "io", h, true, u.kind);
+    link(u.name, "connect", u.connect, &u);
+    if (!u.fabric.empty()) link(u.name, "fabric", u.fabric, &u);
+    for (const auto& h : u.io) link(u.name, "io", h, &u);
   }
   for (const auto& i : cfg.interconnects) {
-    if (i.kind == "noc" && i.connect.empty()) problem(i.name, "connect", "a noc must connect to a memory");
-    if (!i.connect.empty()) link(i.name, "connect", i.connect, false, "");
-    for (const auto& c : i.ports) link(i.name, "ports", c, false, "");
+    if (i.needs_connect && i.connect.empty()) problem(i.name, "connect", "a " + i.kind + " must connect to a memory");
+    if (!i.connect.empty()) link(i.name, "connect", i.connect, nullptr);
+    for (const auto& c : i.ports) link(i.name, "ports", c, nullptr);
   }
   for (const auto& i : cfg.interconnects) {
     const auto& up = upstream[i.name];
@@ -198,7 +194,7 @@ std::string topology::memory_of(const std::string& name) const {
   std::string found;
   for (const auto& [end, e] : reach(u->connect)) {
     const memory_config* m = target(end);
-    if (!m || !is_dram_kind(m->kind)) continue;
+    if (!m || !m->dram) continue;
     if (!found.empty()) return "";
     found = end;
   }
@@ -237,20 +233,23 @@ std::map<std::string, double> resident_bytes(const workload_config& workload) {
   return on;
 }
 
-std::vector<platform_problem> check_platform(const platform_config& cfg, const workload_config& workload) {
-  topology topo(cfg);
-  std::vector<platform_problem> out = topo.problems();
+namespace {
+
+using problems = std::vector<platform_problem>;
+
+// Each unit's memory and fabric paths end where they must.
+void check_unit_paths(const platform_config& cfg, const topology& topo, problems& out) {
   auto at = [&](const std::string& who, const std::string& key, const std::string& msg) {
     out.push_back({who, -1, key, msg});
   };
   for (const auto& u : cfg.units) {
     const auto r = topo.role_of(u.connect);
     if (r != topology::role::interconnect && r != topology::role::target) continue;
-    if (r == topology::role::target && u.kind != "gpu") continue;  // reported by the graph
+    if (r == topology::role::target && !u.direct_memory) continue;  // reported by the graph
     if (topo.memory_of(u.name).empty()) {
       std::vector<std::string> drams;
       for (const auto& [end, e] : topo.reach(u.connect))
-        if (const memory_config* m = topo.target(end); m && is_dram_kind(m->kind)) drams.push_back(end);
+        if (const memory_config* m = topo.target(end); m && m->dram) drams.push_back(end);
       at(u.name, "connect",
          "its connect path " + (drams.empty() ? std::string("reaches no memory (lpddr, lpddr5x, ddr5, hbm)")
                                               : "reaches several memories (" + join(drams) + "); connect through one"));
@@ -260,94 +259,110 @@ std::vector<platform_problem> check_platform(const platform_config& cfg, const w
                            "nothing downstream)");
   }
 
-  for (const auto& s : workload.streams) {
-    const std::string where = "stream " + s.name;
-    auto stage_at = [&](int k, const std::string& key, const std::string& msg) { out.push_back({where, k, key, msg}); };
-    auto is_unit = [&](int k, const std::string& key, const std::string& name) {
-      if (topo.unit(name)) return true;
-      stage_at(k, key, "'" + name + "' is not a compute unit of the platform");
-      return false;
-    };
-    if (s.is_llm) {
-      const auto& l = s.llm;
-      const std::string split = decoder_split_problem(l.shape, l.tensor_parallel);
-      if (!split.empty()) stage_at(-1, "llm", split);
-      if (l.units.empty() || l.units.size() % static_cast<std::size_t>(l.tensor_parallel) != 0)
-        stage_at(-1, "llm", std::to_string(l.units.size()) + " units do not form instances of tensor_parallel " +
-                                std::to_string(l.tensor_parallel));
-      for (std::size_t i = 0; i < l.units.size(); ++i) {
-        const std::string& n = l.units[i];
-        if (std::find(l.units.begin(), l.units.begin() + static_cast<std::ptrdiff_t>(i), n) !=
-            l.units.begin() + static_cast<std::ptrdiff_t>(i)) {
-          stage_at(-1, "llm", "'" + n + "' is listed twice (each rank needs a unit of its own)");
-          continue;
-        }
-        if (!is_unit(-1, "llm", n)) continue;
-        if (l.tensor_parallel > 1 && topo.fabric_of(n).empty())
-          stage_at(-1, "llm", "'" + n + "' has no fabric for the tensor-parallel all-reduces");
-        const std::size_t first = i - i % static_cast<std::size_t>(l.tensor_parallel);
-        if (l.tensor_parallel > 1 && topo.unit(l.units[first]) && topo.fabric_of(n) != topo.fabric_of(l.units[first]))
-          stage_at(-1, "llm", "'" + n + "' and '" + l.units[first] + "' are in one instance but their fabrics differ");
-        op probe;
-        probe.prec = l.weights;
-        if (!unit_peak_per_cycle(*topo.unit(n), probe))
-          stage_at(-1, "llm", "'" + n + "' has no tensor throughput for " + to_string(l.weights));
-      }
-      if (!(l.kv_cache_bytes > 0)) {
-        stage_at(-1, "llm", "no room for a KV cache: the weights fill the memory (or kv_cache is 0)");
-      } else {
-        decoder_options o;
-        o.tensor_parallel = l.tensor_parallel;
-        o.kv = l.kv;
-        const double per_token = decoder_kv_bytes_per_token_per_rank(l.shape, o);
-        double need = (static_cast<double>(l.prompt_tokens.max) + l.output_tokens.max) * per_token;
-        for (const auto& e : s.trace)
-          need = std::max(need, (static_cast<double>(e.prompt_tokens) + e.output_tokens) * per_token);
-        if (need > l.kv_cache_bytes)
-          stage_at(-1, "llm", "the longest request needs " + gb(need) + " of KV cache per rank but there are " +
-                                  gb(l.kv_cache_bytes));
-      }
+}
+
+// An LLM stream: its split, its instances, its units' fabrics and precisions, its KV cache.
+void check_llm_stream(const stream_config& s, const topology& topo, problems& out) {
+  const std::string where = "stream " + s.name;
+  auto stage_at = [&](int k, const std::string& key, const std::string& msg) { out.push_back({where, k, key, msg}); };
+  auto is_unit = [&](int k, const std::string& key, const std::string& name) {
+    if (topo.unit(name)) return true;
+    stage_at(k, key, "'" + name + "' is not a compute unit of the platform");
+    return false;
+  };
+  const auto& l = s.llm;
+  const std::string split = decoder_split_problem(l.shape, l.tensor_parallel);
+  if (!split.empty()) stage_at(-1, "llm", split);
+  if (l.units.empty() || l.units.size() % static_cast<std::size_t>(l.tensor_parallel) != 0)
+    stage_at(-1, "llm", std::to_string(l.units.size()) + " units do not form instances of tensor_parallel " +
+                            std::to_string(l.tensor_parallel));
+  for (std::size_t i = 0; i < l.units.size(); ++i) {
+    const std::string& n = l.units[i];
+    if (std::find(l.units.begin(), l.units.begin() + static_cast<std::ptrdiff_t>(i), n) !=
+        l.units.begin() + static_cast<std::ptrdiff_t>(i)) {
+      stage_at(-1, "llm", "'" + n + "' is listed twice (each rank needs a unit of its own)");
       continue;
     }
-    for (std::size_t k = 0; k < s.stages.size(); ++k) {
-      const auto& st = s.stages[k];
-      const int ki = static_cast<int>(k);
-      const std::vector<std::string> names = st.all_units();
-      const std::string key = st.units.empty() ? "unit" : "units";
-      for (std::size_t i = 0; i < names.size(); ++i) {
-        const std::string& n = names[i];
-        if (std::find(names.begin(), names.begin() + static_cast<std::ptrdiff_t>(i), n) !=
-            names.begin() + static_cast<std::ptrdiff_t>(i)) {
-          stage_at(ki, key, "'" + n + "' is listed twice");
-          continue;
-        }
-        if (!is_unit(ki, key, n)) continue;
-        const compute_unit_config& u = *topo.unit(n);
-        for (const auto& o : st.graph.ops) {
-          if (o.kind == op_kind::collective) {
-            if (st.parallel == parallel_kind::data && names.size() > 1 && topo.fabric_of(n).empty()) {
-              stage_at(ki, key, "'" + n + "' has no fabric for collective '" + o.name + "'");
-              break;
-            }
-          } else if (o.kind == op_kind::transfer) {
-            bool found = false;
-            for (const auto& h : topo.first_hops(n)) found |= topo.reach(h).count(o.target) > 0;
-            if (!found) stage_at(ki, key, "'" + n + "' cannot reach '" + o.target + "' (operator " + o.name + ")");
-          } else if (o.ops > 0 && !unit_peak_per_cycle(u, o)) {
-            stage_at(ki, key, "'" + n + "' has no throughput for " + to_string(o.prec) + " (operator " + o.name + ")");
+    if (!is_unit(-1, "llm", n)) continue;
+    if (l.tensor_parallel > 1 && topo.fabric_of(n).empty())
+      stage_at(-1, "llm", "'" + n + "' has no fabric for the tensor-parallel all-reduces");
+    const std::size_t first = i - i % static_cast<std::size_t>(l.tensor_parallel);
+    if (l.tensor_parallel > 1 && topo.unit(l.units[first]) && topo.fabric_of(n) != topo.fabric_of(l.units[first]))
+      stage_at(-1, "llm", "'" + n + "' and '" + l.units[first] + "' are in one instance but their fabrics differ");
+    op probe;
+    probe.prec = l.weights;
+    if (!unit_peak_per_cycle(*topo.unit(n), probe))
+      stage_at(-1, "llm", "'" + n + "' has no tensor throughput for " + to_string(l.weights));
+  }
+  if (!(l.kv_cache_bytes > 0)) {
+    stage_at(-1, "llm", "no room for a KV cache: the weights fill the memory (or kv_cache is 0)");
+  } else {
+    decoder_options o;
+    o.tensor_parallel = l.tensor_parallel;
+    o.kv = l.kv;
+    const double per_token = decoder_kv_bytes_per_token_per_rank(l.shape, o);
+    double need = (static_cast<double>(l.prompt_tokens.max) + l.output_tokens.max) * per_token;
+    for (const auto& e : s.trace)
+      need = std::max(need, (static_cast<double>(e.prompt_tokens) + e.output_tokens) * per_token);
+    if (need > l.kv_cache_bytes)
+      stage_at(-1, "llm", "the longest request needs " + gb(need) + " of KV cache per rank but there are " +
+                              gb(l.kv_cache_bytes));
+  }
+}
+
+// A stream's stages: their units exist, once each, and can run every operator.
+void check_stages(const stream_config& s, const topology& topo, problems& out) {
+  const std::string where = "stream " + s.name;
+  auto stage_at = [&](int k, const std::string& key, const std::string& msg) { out.push_back({where, k, key, msg}); };
+  auto is_unit = [&](int k, const std::string& key, const std::string& name) {
+    if (topo.unit(name)) return true;
+    stage_at(k, key, "'" + name + "' is not a compute unit of the platform");
+    return false;
+  };
+  for (std::size_t k = 0; k < s.stages.size(); ++k) {
+    const auto& st = s.stages[k];
+    const int ki = static_cast<int>(k);
+    const std::vector<std::string> names = st.all_units();
+    const std::string key = st.units.empty() ? "unit" : "units";
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      const std::string& n = names[i];
+      if (std::find(names.begin(), names.begin() + static_cast<std::ptrdiff_t>(i), n) !=
+          names.begin() + static_cast<std::ptrdiff_t>(i)) {
+        stage_at(ki, key, "'" + n + "' is listed twice");
+        continue;
+      }
+      if (!is_unit(ki, key, n)) continue;
+      const compute_unit_config& u = *topo.unit(n);
+      for (const auto& o : st.graph.ops) {
+        if (o.kind == op_kind::collective) {
+          if (st.parallel == parallel_kind::data && names.size() > 1 && topo.fabric_of(n).empty()) {
+            stage_at(ki, key, "'" + n + "' has no fabric for collective '" + o.name + "'");
             break;
           }
+        } else if (o.kind == op_kind::transfer) {
+          bool found = false;
+          for (const auto& h : topo.first_hops(n)) found |= topo.reach(h).count(o.target) > 0;
+          if (!found) stage_at(ki, key, "'" + n + "' cannot reach '" + o.target + "' (operator " + o.name + ")");
+        } else if (o.ops > 0 && !unit_peak_per_cycle(u, o)) {
+          stage_at(ki, key, "'" + n + "' has no throughput for " + to_string(o.prec) + " (operator " + o.name + ")");
+          break;
         }
       }
-      if (st.parallel == parallel_kind::data && names.size() > 1) {
-        const std::string f = topo.unit(names.front()) ? topo.fabric_of(names.front()) : "";
-        for (const auto& n : names)
-          if (topo.unit(n) && topo.fabric_of(n) != f)
-            stage_at(ki, key, "the data-parallel units do not share one fabric ('" + n + "')");
-      }
+    }
+    if (st.parallel == parallel_kind::data && names.size() > 1) {
+      const std::string f = topo.unit(names.front()) ? topo.fabric_of(names.front()) : "";
+      for (const auto& n : names)
+        if (topo.unit(n) && topo.fabric_of(n) != f)
+          stage_at(ki, key, "the data-parallel units do not share one fabric ('" + n + "')");
     }
   }
-  // Resident bytes per memory against its capacity.
+}
+
+// Resident bytes per memory against its capacity.
+void check_capacity(const workload_config& workload, const topology& topo, problems& out) {
+  auto at = [&](const std::string& who, const std::string& key, const std::string& msg) {
+    out.push_back({who, -1, key, msg});
+  };
   std::map<std::string, double> on_memory;
   for (const auto& [u, bytes] : resident_bytes(workload)) {
     if (!topo.unit(u)) continue;
@@ -360,6 +375,19 @@ std::vector<platform_problem> check_platform(const platform_config& cfg, const w
       at(m, "capacity", "the models placed on units using it need " + gb(bytes) +
                             " (weights, training state and KV caches) but it holds " + gb(mc->capacity_B));
   }
+}
+
+}  // namespace
+
+std::vector<platform_problem> check_platform(const platform_config& cfg, const workload_config& workload) {
+  topology topo(cfg);
+  std::vector<platform_problem> out = topo.problems();
+  check_unit_paths(cfg, topo, out);
+  for (const auto& s : workload.streams) {
+    if (s.is_llm) check_llm_stream(s, topo, out);
+    else check_stages(s, topo, out);
+  }
+  check_capacity(workload, topo, out);
   return out;
 }
 

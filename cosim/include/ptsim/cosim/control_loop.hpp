@@ -7,9 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "ptsim/power/compute_power.hpp"
+#include "ptsim/power/component_power_model.hpp"
 #include "ptsim/power/governor.hpp"
-#include "ptsim/power/memory_power.hpp"
 #include "ptsim/power/power_cap.hpp"
 #include "ptsim/power/thermal_governor.hpp"
 #include "ptsim/scenarios/scenario.hpp"
@@ -18,21 +17,11 @@
 
 namespace ptsim::cosim {
 
-/// What one component did in the period that just ended.
-struct component_input {
-  // compute units: shares of the period (0..1)
-  double compute_share = 0, stall_share = 0, overhead_share = 0;
-  // memories and interconnects: bytes moved in the period
-  double bytes_read = 0, bytes_written = 0;
-  // compute units: seconds resident in each idle state in the period (sized like the
-  // unit's idle states; empty: none); NVMe: seconds in each low-power (APST) state
-  std::vector<double> idle_s;
-};
+/// What one component did in the period that just ended (power/component_power_model.hpp).
+using component_input = power::component_activity;
 
 /// A domain's electrical averages over the period (from its clock).
-struct domain_input {
-  double avg_hz = 0, avg_volts = 0, avg_v2f = 0;
-};
+using domain_input = power::domain_electrical;
 
 /// Why a domain runs below its governor's request.
 enum class throttle_reason { none, thermal, power };
@@ -102,6 +91,20 @@ class control_loop {
   struct component;
   struct domain;
   struct zone_reader;
+  // Construction, in order.
+  void start_domains();
+  void start_plant();
+  void start_components();
+  void start_thermal_zone();
+  void start_fan_zone();
+  void start_power_cap();
+  void size_outputs();
+  std::size_t add_zone(const std::string& name, const power::zone_sensor& zs);
+  std::size_t domain_index(const std::string& name) const;
+  // One tick, in order (governor updates between thermal_phase and dvfs_phase).
+  void component_power_phase(const std::vector<component_input>& in, const std::vector<domain_input>& dom_in);
+  void thermal_phase();
+  void dvfs_phase(double now_s, const std::vector<component_input>& in, const std::vector<domain_input>& dom_in);
   void thermal_governor_update(double now_s);
   void fan_zone_update(double now_s);
   /// Every zone's sensor sees the temperatures of the step just taken.

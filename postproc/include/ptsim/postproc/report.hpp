@@ -24,6 +24,9 @@ struct labelled_summary {
   std::vector<domain_summary_row> domains = {};
   std::vector<std::string> runs = {};           ///< run ids of a replicate group
   std::map<std::string, double> ci95 = {};      ///< metric -> 95% CI half-width of the mean
+  /// Mean power of each component over the run (W), from the timeseries `power`, in its
+  /// `component` order; empty when not read.
+  std::vector<std::pair<std::string, double>> component_power_W = {};
 };
 
 /// json: for one entry, one object {metric: number, ..., "units": {metric: unit}}, numbers
@@ -31,7 +34,7 @@ struct labelled_summary {
 /// objects where known and, for a replicate group, "runs" and "ci95"; for several entries an
 /// array of such objects with a "run" key. table/markdown: one row per metric, one column
 /// per entry ("mean ± ci" for groups), then where each unit's time went in percent of the
-/// run. csv: one table, header metric,units,<entries> (plus "<entry> ci95" columns when
+/// run, then each component's mean power (from the timeseries) where read. csv: one table, header metric,units,<entries> (plus "<entry> ci95" columns when
 /// there are groups): parameters, metrics, per-domain and per-unit rows ("name[label]").
 std::string format_report(const std::vector<labelled_summary>& runs, report_format fmt);
 

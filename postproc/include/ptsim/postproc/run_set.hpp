@@ -20,6 +20,7 @@ struct loaded_run {
   std::vector<unit_time_row> units;
   std::vector<domain_summary_row> domains;
   std::vector<std::pair<std::string, std::string>> scenario;  ///< flattened, see below
+  std::vector<std::pair<std::string, double>> component_power_W;  ///< mean over the run (W)
 };
 
 /// Result files named by `inputs`, in order: a file as given; a folder contributes

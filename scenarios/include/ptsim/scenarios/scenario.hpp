@@ -1,11 +1,15 @@
 #pragma once
 // A resolved scenario: plain structs in SI units, validated, defaults applied.
 #include <cstdint>
+#include <functional>
+#include <limits>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "ptsim/scenarios/diagnostic.hpp"
+#include "ptsim/power/component_power_model.hpp"
 #include "ptsim/power/compute_power.hpp"
 #include "ptsim/power/idle_states.hpp"
 #include "ptsim/power/supply_power.hpp"
@@ -20,11 +24,28 @@ namespace ptsim::scenarios {
 /// Power parameters of one component, by name.
 struct component_power {
   std::string component;
-  enum class model { compute, memory } kind = model::compute;
+  /// compute and memory: the built-in models, from the parameters below; custom: a
+  /// kind's own model, built by make_custom.
+  enum class model { compute, memory, custom } kind = model::compute;
   power::compute_power_params compute;
   power::memory_power_params memory;
   std::vector<power::idle_state> idle_states;  ///< compute: shallow to deep
   double idle_latency_limit_s = 0;             ///< compute: PM QoS limit on exit latency (inf: none)
+  std::function<std::unique_ptr<power::component_power_model>()> make_custom;
+  /// A fresh model (models keep state, such as a memory's idle timer: one per run).
+  std::unique_ptr<power::component_power_model> make_model() const;
+};
+
+/// One component of the platform as resolved, in the order of the scenario file: where
+/// its parts are, so that nothing downstream joins them by name.
+struct component_ref {
+  static constexpr std::size_t none = std::numeric_limits<std::size_t>::max();
+  std::string name, kind;
+  tlm::component_role role = tlm::component_role::compute;
+  std::size_t index = 0;     ///< in platform.units, .interconnects or .memories, by role
+  std::size_t power = 0;     ///< in scenario::power
+  std::size_t domain = none; ///< in scenario::domains (none: not in a DVFS domain)
+  std::size_t block = 0;     ///< the floorplan block its heat goes to (thermal.power_map)
 };
 
 /// Bounds on a run's cost (the `limits` section), checked before it starts.
@@ -45,6 +66,8 @@ struct scenario {
   tlm::workload_config workload;
   std::vector<power::dvfs_domain_config> domains;
   std::vector<component_power> power;
+  /// Every component, in the file's order (which is also the order of `power`).
+  std::vector<component_ref> components;
   power::supply_params supply;  ///< VR and PSU between the wall and the components
   thermal::thermal_config thermal;
   power::policy_config policy;

@@ -13,6 +13,11 @@
 
 namespace ptsim::tlm {
 
+/// What a component is to the platform: an initiator of operators (CPU cluster, GPU,
+/// NPU, fixed-function block), an interconnect, or a target of transactions (memory,
+/// storage, NIC).
+enum class component_role { compute, interconnect, target };
+
 /// Timing of one idle state of a compute unit. The unit is in the state from
 /// entry_latency after it goes idle until woken; waking costs exit_latency (plus what is
 /// left of the entry when woken earlier), paid by the next operator.
@@ -26,7 +31,10 @@ struct idle_state_timing {
 /// its cores (SMs, engines).
 struct compute_unit_config {
   std::string name;
-  std::string kind;     ///< "cpu_cluster", "gpu", "npu"
+  std::string kind;     ///< "cpu_cluster", "gpu", "npu", "video_encoder"
+  /// May connect straight to its memory (a GPU's memory controllers sit next to its
+  /// HBM); other units reach memory through a noc.
+  bool direct_memory = false;
   std::string domain;   ///< DVFS domain clocking it
   std::string connect;  ///< first hop of its memory traffic (an interconnect or a memory)
   std::string fabric;   ///< first hop of its collectives ("" when it takes part in none)
@@ -67,6 +75,7 @@ struct interconnect_config {
   double bandwidth_Bps = 0;  ///< per direction for duplex links, aggregate otherwise
   bool duplex = false;       ///< reads and writes have a path each (full-duplex links)
   bool point_to_point = false;  ///< exactly one upstream (a link); noc and switch take many
+  bool needs_connect = false;   ///< must have a downstream memory (a noc)
   units::seconds_t latency = units::seconds(30e-9);
 };
 
@@ -75,6 +84,7 @@ struct interconnect_config {
 struct memory_config {
   std::string name;
   std::string kind;  ///< "lpddr", "lpddr5x", "ddr5", "hbm", "nvme", "nic"
+  bool dram = false; ///< a unit's working memory (where its model lives), not a device
   double bandwidth_Bps = 0;        ///< peak (reads and writes share it unless write_bandwidth_Bps > 0)
   double write_bandwidth_Bps = 0;  ///< separate write path (storage: read and write rates differ)
   double efficiency = 0.8;   ///< reachable share of peak

@@ -12,9 +12,6 @@
 
 namespace ptsim::tlm {
 
-/// DRAM kinds (what holds weights and activations): lpddr, lpddr5x, ddr5, hbm.
-bool is_dram_kind(const std::string& kind);
-
 /// Peak arithmetic per cycle of a unit for an operator (all cores), before efficiency.
 /// Without native support for the operator's precision the next wider datapath is used
 /// (int8/fp8 -> fp16/bf16 -> fp32), as compilers do by dequantising; 0 when none.

@@ -1,0 +1,43 @@
+#pragma once
+// A component kind describes itself: its name, its role in the platform, the keys a
+// scenario gives it (schema) and how they become resolved structs and a power model
+// (resolve). One descriptor per kind, in the kind's own file under kinds/; registry.cpp
+// lists them all (one line per kind). The TLM side needs nothing per kind: a kind's
+// role picks the sc_module (compute_unit, interconnect or memory) and its resolved
+// config carries the traits that module and the topology read.
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "../resolve.hpp"
+#include "ptsim/scenarios/schema.hpp"
+
+namespace ptsim::scenarios::detail {
+
+struct component_kind {
+  std::string name;
+  tlm::component_role role;
+  /// Its keys (each kind's object includes "kind").
+  std::function<schema_ptr()> schema;
+  /// Adds the component named `name` from its validated keys `c`: exactly one entry to
+  /// the platform list of its role (units, interconnects, memories) and one to sc.power.
+  /// `domains` is platform.domains, for the keys a unit takes from its DVFS domain.
+  std::function<void(const std::string& name, const view& c, const view& domains, scenario& sc)> resolve;
+};
+
+/// Every kind, in registration order (registry.cpp).
+const std::vector<component_kind>& component_kinds();
+/// The kind of that name; nullptr when there is none.
+const component_kind* find_component_kind(const std::string& name);
+
+// Shared by the kinds' files.
+schema_ptr leakage_schema();
+schema_ptr idle_state_schema();
+schema_ptr per_precision_schema(const std::string& what);
+std::map<tlm::precision, double> per_precision(const view& m);
+power::leakage_params resolve_leakage(const view& v);
+/// A memory-model power row (DRAM, link, device) for component `name`.
+void add_memory_power(scenario& sc, const std::string& name, double background_W, double read_J, double write_J);
+
+}  // namespace ptsim::scenarios::detail

@@ -1,0 +1,206 @@
+// Compute units: CPU clusters, NPUs, GPUs. One sc_module (tlm::compute_unit), one
+// power model (C V^2 f a, leakage, idle states); the kinds differ in keys and defaults.
+#include "component_kind.hpp"
+
+#include <limits>
+
+#include "ptsim/power/energy_model.hpp"
+#include "ptsim/power/idle_states.hpp"
+#include "ptsim/tlm/op.hpp"
+
+namespace ptsim::scenarios::detail {
+namespace {
+
+/// Defaults that differ between compute kinds.
+struct compute_defaults {
+  const char* launch_overhead;
+  const char* tile;
+  const char* efficiency;
+  const char* vector_efficiency;
+};
+
+std::vector<field> compute_fields(const compute_defaults& d, std::vector<field> own) {
+  std::vector<field> f = {
+      req("kind", str("component kind")),
+      req("domain", str("DVFS domain (a key of platform.domains) that clocks this unit")),
+      req("connect", str("first hop of its memory traffic: an interconnect (noc) or a memory")),
+      opt("fabric", str("first hop of its collectives: a link (nvlink, pcie) or switch ending in a terminal")),
+      opt("io", list_of(str("interconnect or target"), "first hops towards io targets (storage, NICs, host memory)")),
+  };
+  f.insert(f.end(), own.begin(), own.end());
+  std::vector<field> rest = {
+      opt("efficiency", share("share of peak reached by tensor operators (GEMM, convolution, attention)",
+                              d.efficiency)),
+      opt("vector_efficiency", share("share of peak reached by vector/elementwise operators", d.vector_efficiency)),
+      opt("op_efficiency", map_of(share("share of peak"),
+                                  "share of peak per operator kind (gemm, conv, attention, elementwise, norm, "
+                                  "embedding, pool, other), overriding efficiency and vector_efficiency")),
+      opt("launch_overhead", quantity(dims::time(), "fixed cost per operator (kernel launch)", d.launch_overhead, 0.0,
+                                      false)),
+      opt("tile", ranged(quantity(dims::bytes(), "memory transaction size (large for GPUs: the kernel is not the "
+                                  "bottleneck)", d.tile),
+                         1.0, 2147483648.0, 64.0, std::nullopt,
+                         "a transaction is at least a byte and at most 2 GiB, TLM's 32-bit data length")),
+      opt("idle_states", list_of(idle_state_schema(), "idle states, shallow to deep (Linux cpuidle); when the unit "
+                                 "goes idle a menu-like governor picks the deepest whose target residency fits the "
+                                 "predicted idle period")),
+      opt("idle_latency_limit", quantity(dims::time(), "longest exit latency allowed (PM QoS; default: none)",
+                                         std::nullopt, 0.0, false)),
+      opt("idle_exit_latency", quantity(dims::time(), "shorthand for one idle state (leakage kept, entry 0) with this "
+                                        "exit latency and target residency idle_residency", std::nullopt, 0.0, false)),
+      opt("idle_residency", quantity(dims::time(), "target residency of the idle_exit_latency shorthand", "0 s", 0.0,
+                                     false)),
+      opt("c_eff", quantity(dims::capacitance(), "switched capacitance of the whole unit (P = C V^2 f a)")),
+      opt("stall_activity", number("activity while stalled on memory", "0.3", 0.0, 1.0)),
+      opt("leakage", leakage_schema()),
+  };
+  f.insert(f.end(), rest.begin(), rest.end());
+  return f;
+}
+
+schema_ptr cpu_cluster_schema() {
+  return object("CPU cluster: cores sharing one DVFS domain (per-core DVFS: one single-core cluster per domain)",
+                compute_fields({"5 us", "256 KiB", "0.7", "0.25"},
+                               {opt("cores", integer("cores sharing the work", "1", 1)),
+                                req("ops_per_cycle", per_precision_schema("SIMD operations per cycle per core (FMA = 2)"))}));
+}
+
+schema_ptr npu_schema() {
+  return object("NPU: MAC arrays with a vector unit and on-chip SRAM, in their own DVFS domain",
+                compute_fields({"5 us", "256 KiB", "0.7", "0.25"},
+                               {opt("cores", integer("engines sharing the work", "1", 1)),
+                                req("ops_per_cycle", per_precision_schema("MAC-array operations per cycle per engine (MAC = 2)")),
+                                opt("vector_ops_per_cycle", per_precision_schema("vector-unit operations per cycle per engine")),
+                                opt("sram", quantity(dims::bytes(), "on-chip SRAM holding activations between "
+                                                     "operators (0: none)", "0 B", 0.0, false))}));
+}
+
+schema_ptr gpu_schema() {
+  return object("GPU: streaming multiprocessors with tensor cores, in their own DVFS domain",
+                compute_fields({"4 us", "64 MiB", "0.7", "0.5"},
+                               {req("sms", integer("streaming multiprocessors", std::nullopt, 1)),
+                                req("tensor_ops_per_cycle", per_precision_schema("dense tensor-core operations per cycle per SM")),
+                                req("vector_ops_per_cycle", per_precision_schema("CUDA-core operations per cycle per SM")),
+                                opt("l2_cache", quantity(dims::bytes(), "L2 holding activations between operators "
+                                                         "(0: none)", "0 B", 0.0, false))}));
+}
+
+// Idle states: the list, or the one-state shorthand idle_exit_latency/idle_residency.
+void resolve_idle_states(const view& c, tlm::compute_unit_config& u, component_power& cp) {
+  cp.idle_latency_limit_s = c.has("idle_latency_limit") ? c.si("idle_latency_limit")
+                                                        : std::numeric_limits<double>::infinity();
+  if (c.has("idle_exit_latency") && c.has("idle_states")) {
+    c.fail("give idle_states or the idle_exit_latency shorthand, not both", "idle_exit_latency");
+    return;
+  }
+  if (!c.has("idle_exit_latency") && c.has("idle_residency")) {
+    c.fail("idle_residency goes with idle_exit_latency (or give idle_states)", "idle_residency");
+    return;
+  }
+  if (c.has("idle_exit_latency")) {
+    power::idle_state s;
+    s.name = "idle";
+    s.leakage_fraction = 1.0;
+    s.exit_latency_s = c.si("idle_exit_latency");
+    s.target_residency_s = c.si("idle_residency");
+    cp.idle_states.push_back(s);
+  }
+  const auto items = c.at("idle_states").items();
+  bool ok = true;
+  for (const auto& it : items) {
+    power::idle_state s;
+    s.name = it.str("name");
+    if (it.has("power") == it.has("leakage_fraction")) {
+      it.fail("give the state's power or its leakage_fraction (one of them)", it.has("power") ? "leakage_fraction" : "");
+      ok = false;
+      continue;
+    }
+    if (it.has("power")) s.power_W = it.si("power");
+    else s.leakage_fraction = it.num("leakage_fraction");
+    s.entry_latency_s = it.si("entry_latency");
+    s.exit_latency_s = it.si("exit_latency");
+    s.target_residency_s = it.si("target_residency");
+    cp.idle_states.push_back(s);
+  }
+  if (!ok) return;
+  try {
+    power::validate_idle_states(cp.idle_states);
+  } catch (const std::invalid_argument& e) {
+    c.fail(std::string("bad idle states: ") + e.what(), "idle_states");
+    return;
+  }
+  for (const auto& s : cp.idle_states) u.idle_states.push_back({s.name, s.entry_latency_s, s.exit_latency_s});
+}
+
+// Where the kinds of compute unit differ in their keys.
+struct compute_keys {
+  const char* cores;     // cores, engines or SMs
+  const char* table;     // the tensor/MAC peak per core
+  const char* vector;    // the vector peak per core ("": none)
+  const char* onchip;    // on-chip memory keeping activations ("": none)
+  bool direct_memory;    // may connect straight to its memory
+};
+
+void resolve_compute(const std::string& name, const std::string& kind, const compute_keys& keys, const view& c,
+                     const view& domains, scenario& sc) {
+  tlm::compute_unit_config u;
+  u.name = name;
+  u.kind = kind;
+  u.domain = c.str("domain");
+  u.connect = c.str("connect");
+  if (c.has("fabric")) u.fabric = c.str("fabric");
+  for (const auto& h : c.at("io").items()) u.io.push_back(h.scalar());
+  u.direct_memory = keys.direct_memory;
+  u.cores = static_cast<int>(c.integer(keys.cores));
+  u.ops_per_cycle = per_precision(c.at(keys.table));
+  if (*keys.vector) u.vector_ops_per_cycle = per_precision(c.at(keys.vector));
+  if (*keys.onchip) u.onchip_bytes = c.si(keys.onchip);
+  const std::string table = keys.table;
+  if (u.ops_per_cycle.empty()) c.fail("a compute unit needs " + table + " for at least one precision", table);
+  u.efficiency = c.num("efficiency");
+  u.vector_efficiency = c.num("vector_efficiency");
+  for (const auto& [k, v] : c.at("op_efficiency").entries()) {
+    try {
+      u.op_efficiency[tlm::parse_op_kind(k)] = std::strtod(v.scalar().c_str(), nullptr);
+    } catch (const std::invalid_argument& e) {
+      v.fail(e.what());
+    }
+  }
+  u.launch_overhead = units::seconds(c.si("launch_overhead"));
+  u.tile_bytes = c.si("tile");
+  double dt_coefficient = -1;  // the domain's dynamic-power-coefficient, if it has one
+  for (const auto& [dname, d] : domains.entries())
+    if (dname == u.domain) {
+      u.dvfs_stall = units::seconds(d.si("switch_stall"));
+      if (d.has("dynamic-power-coefficient")) dt_coefficient = d.num("dynamic-power-coefficient");
+    }
+
+  component_power cp;
+  cp.component = name;
+  cp.kind = component_power::model::compute;
+  if (c.has("c_eff")) cp.compute.c_eff = units::farads(c.si("c_eff"));
+  else if (dt_coefficient >= 0) cp.compute.c_eff = power::em_c_eff(dt_coefficient, static_cast<unsigned>(u.cores));
+  else c.fail("missing required key 'c_eff' (switched capacitance, e.g. \"300 pF\"; or give the domain a "
+              "dynamic-power-coefficient)", "c_eff");
+  resolve_idle_states(c, u, cp);
+  sc.platform.units.push_back(u);
+  cp.compute.stall_activity = c.num("stall_activity");
+  cp.compute.leakage = resolve_leakage(c.at("leakage"));
+  sc.power.push_back(cp);
+}
+
+}  // namespace
+
+std::vector<component_kind> compute_unit_kinds() {
+  auto kind = [](const char* name, schema_ptr (*schema)(), compute_keys keys) {
+    return component_kind{name, tlm::component_role::compute, schema,
+                          [name, keys](const std::string& n, const view& c, const view& domains, scenario& sc) {
+                            resolve_compute(n, name, keys, c, domains, sc);
+                          }};
+  };
+  return {kind("cpu_cluster", cpu_cluster_schema, {"cores", "ops_per_cycle", "", "", false}),
+          kind("npu", npu_schema, {"cores", "ops_per_cycle", "vector_ops_per_cycle", "sram", false}),
+          kind("gpu", gpu_schema, {"sms", "tensor_ops_per_cycle", "vector_ops_per_cycle", "l2_cache", true})};
+}
+
+}  // namespace ptsim::scenarios::detail

@@ -1,0 +1,78 @@
+// The component power-model interface the control loop conducts: each model's power,
+// low-power share, busy share and activity over a period, by hand.
+#include <doctest/doctest.h>
+
+#include "ptsim/power/component_power_model.hpp"
+
+using namespace ptsim;
+using power::component_activity;
+using power::domain_electrical;
+
+TEST_CASE("compute unit: C V^2 f a + leakage, idle-state residency replacing leakage") {
+  power::compute_power_params p;
+  p.c_eff = units::farads(1e-9);
+  p.stall_activity = 0.5;
+  p.leakage.power_ref = units::watts(0.1);
+  power::idle_state half;
+  half.name = "ret";
+  half.leakage_fraction = 0.5;
+  auto m = power::make_compute_unit_power(p, {half});
+  component_activity a;
+  a.compute_share = 0.4;
+  a.stall_share = 0.2;
+  a.idle_s = {0.2e-3};  // 20 % of a 1 ms period in retention
+  const domain_electrical e{2e9, 1.0, 2e9};
+  const auto s = m->step(a, e, 298.15, 1e-3);
+  // a = 0.4 + 0.5 x 0.2 = 0.5; dynamic 1e-9 x 1 x 2e9 x 0.5 = 1 W; leakage 0.1 W for 80 %,
+  // half of it for 20 %: 0.08 + 0.01.
+  CHECK(s.activity == doctest::Approx(0.5));
+  CHECK(s.busy == doctest::Approx(0.6));
+  CHECK(s.low_power_share == doctest::Approx(0.2));
+  CHECK(s.watts == doctest::Approx(1.0 + 0.08 + 0.01).epsilon(1e-12));
+  CHECK(m->at_opp_W(1.0, 1e9, 0.5, 298.15) == doctest::Approx(0.5 + 0.1).epsilon(1e-12));
+  CHECK(m->floor_W(1.0, 298.15) == doctest::Approx(0.05).epsilon(1e-12));
+}
+
+TEST_CASE("memory device: background, energy per byte, self-refresh; APST states") {
+  power::memory_power_params p;
+  p.background = units::watts(0.08);
+  p.energy_per_byte_read_J = 30e-12;
+  p.energy_per_byte_write_J = 32e-12;
+  p.self_refresh_W = 0.01;
+  auto m = power::make_memory_device_power(p);
+  component_activity a;
+  a.bytes_read = a.bytes_written = 1e6;
+  auto s = m->step(a, {}, 300, 1e-3);
+  CHECK(s.watts == doctest::Approx(0.142).epsilon(1e-12));
+  CHECK(s.low_power_share == 0.0);
+  s = m->step({}, {}, 300, 1e-3);  // no traffic: self-refresh (self_refresh_after 0)
+  CHECK(s.watts == doctest::Approx(0.01));
+  CHECK(s.low_power_share == 1.0);
+  CHECK(m->floor_W(0, 300) == doctest::Approx(0.01));
+
+  power::memory_power_params nvme;
+  nvme.background = units::watts(5.0);
+  nvme.low_power_state_W = {0.07};
+  auto d = power::make_memory_device_power(nvme);
+  component_activity idle;
+  idle.idle_s = {0.5e-3};  // half the period in PS3
+  const auto sd = d->step(idle, {}, 300, 1e-3);
+  CHECK(sd.watts == doctest::Approx(5.0 * 0.5 + 0.07 * 0.5));
+  CHECK(sd.low_power_share == doctest::Approx(0.5));
+}
+
+TEST_CASE("busy/idle block: idle + (busy - idle) x busy share") {
+  auto m = power::make_busy_idle_power({2.0, 0.1});
+  component_activity a;
+  a.compute_share = 0.25;
+  a.overhead_share = 0.05;
+  const auto s = m->step(a, {5e8, 0.8, 0.32e9}, 300, 1e-3);
+  CHECK(s.busy == doctest::Approx(0.3));
+  CHECK(s.watts == doctest::Approx(0.1 + 1.9 * 0.3).epsilon(1e-12));
+  CHECK(m->step({}, {}, 300, 1e-3).watts == doctest::Approx(0.1));
+  component_activity full;
+  full.compute_share = 1.5;  // clamped: a period is at most all busy
+  CHECK(m->step(full, {}, 300, 1e-3).watts == doctest::Approx(2.0));
+  CHECK(m->floor_W(0, 300) == doctest::Approx(0.1));
+  CHECK_THROWS(power::make_busy_idle_power({-1.0, 0.0}));
+}
