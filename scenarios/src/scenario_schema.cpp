@@ -3,6 +3,7 @@
 #include "ptsim/power/governor.hpp"
 #include "ptsim/power/thermal_governor.hpp"
 #include "ptsim/scenarios/schema.hpp"
+#include "enum_tables.hpp"
 #include "ptsim/thermal/package.hpp"
 #include "ptsim/tlm/model_zoo.hpp"
 #include "kinds/component_kind.hpp"
@@ -78,7 +79,7 @@ schema_ptr workload_schema() {
   }
   auto arrival = object(
       "request arrivals",
-      {req("kind", enumeration({"fixed_rate", "poisson", "closed_loop", "trace"},
+      {req("kind", enumeration(detail::names_of(detail::arrival_kinds),
                                "fixed_rate and poisson need rate; closed_loop: users who each wait for an answer, "
                                "think, and ask again (offline throughput: think_time 0); trace: a CSV file")),
        opt("rate", quantity(dims::frequency(), "mean arrival rate (fixed_rate, poisson)")),
@@ -91,7 +92,7 @@ schema_ptr workload_schema() {
                        "first line with no number in it is a header; '#' starts a comment)"))});
   auto batching = object(
       "batching of requests",
-      {opt("kind", enumeration({"none", "static", "dynamic", "continuous"},
+      {opt("kind", enumeration(detail::names_of(detail::batching_kinds),
                                "none: each request alone; static: full batches; dynamic: up to max_batch or the "
                                "timeout; continuous: iteration-level (llm streams)", "none")),
        opt("max_batch", integer("requests per batch (llm: sequences in flight per instance)", "1", 1)),
@@ -110,7 +111,7 @@ schema_ptr workload_schema() {
       "pipeline stage: one model on one unit, on the least loaded of several, or on a data-parallel group",
       {opt("unit", str("compute unit (component name)")),
        opt("units", list_of(str("compute unit"), "units of the stage (see parallel)")),
-       opt("parallel", enumeration({"single", "replicas", "data"},
+       opt("parallel", enumeration(detail::names_of(detail::parallel_kinds),
                                    "replicas: each request on the least loaded unit; data: every unit runs it as one "
                                    "data-parallel group", "single")),
        opt("model", enumeration(models, "model from the zoo (ptsim list workloads)")),
@@ -248,14 +249,14 @@ schema_ptr thermal_schema() {
                  opt("package", package),
                  opt("power_map", map_of(str("floorplan block"), "component -> block receiving its power "
                                                                "(default: the block of the same name)")),
-                 opt("model", enumeration({"hotspot", "phone", "datacenter"},
+                 opt("model", enumeration(detail::names_of(detail::thermal_models),
                                           "package around the floorplan: HotSpot's block model, a phone (die under a "
                                           "frame, battery and case with skin nodes), or a datacenter air path (dies "
                                           "with own packages and heat sinks in series, fans)",
                                           "hotspot")),
                  opt("phone", phone_schema()),
                  opt("datacenter", datacenter_schema()),
-                 opt("initial", enumeration({"ambient", "steady", "file"},
+                 opt("initial", enumeration(detail::names_of(detail::initial_states),
                                             "initial temperatures: the ambient, the steady state of the first control "
                                             "period's power, or initial_file",
                                             "ambient")),

@@ -1,0 +1,64 @@
+#pragma once
+// Enumerated scenario values, one table each: the schema takes its allowed names from the
+// table and the reader its values, so the two cannot drift, and a name the table lacks is
+// an error rather than a silent default.
+#include <array>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "ptsim/thermal/thermal_config.hpp"
+#include "ptsim/tlm/platform_config.hpp"
+
+namespace ptsim::scenarios::detail {
+
+template <typename E>
+struct named_value {
+  const char* name;
+  E value;
+};
+
+template <typename E, std::size_t N>
+using enum_table = std::array<named_value<E>, N>;
+
+/// The table's names, in its order (the schema's enumeration).
+template <typename E, std::size_t N>
+std::vector<std::string> names_of(const enum_table<E, N>& t) {
+  std::vector<std::string> out;
+  for (const auto& e : t) out.emplace_back(e.name);
+  return out;
+}
+
+/// The value of a name the schema has admitted; std::logic_error for any other (the schema
+/// and the table disagree: a defect, not bad input).
+template <typename E, std::size_t N>
+E value_of(const enum_table<E, N>& t, const std::string& name) {
+  for (const auto& e : t)
+    if (name == e.name) return e.value;
+  throw std::logic_error("'" + name + "' is not in the enumeration the schema checked");
+}
+
+inline constexpr enum_table<tlm::arrival_kind, 4> arrival_kinds{{{"fixed_rate", tlm::arrival_kind::fixed_rate},
+                                                                 {"poisson", tlm::arrival_kind::poisson},
+                                                                 {"closed_loop", tlm::arrival_kind::closed_loop},
+                                                                 {"trace", tlm::arrival_kind::trace}}};
+
+inline constexpr enum_table<tlm::batching_kind, 4> batching_kinds{{{"none", tlm::batching_kind::none},
+                                                                   {"static", tlm::batching_kind::static_batch},
+                                                                   {"dynamic", tlm::batching_kind::dynamic},
+                                                                   {"continuous", tlm::batching_kind::continuous}}};
+
+inline constexpr enum_table<tlm::parallel_kind, 3> parallel_kinds{{{"single", tlm::parallel_kind::single},
+                                                                   {"replicas", tlm::parallel_kind::replicas},
+                                                                   {"data", tlm::parallel_kind::data}}};
+
+inline constexpr enum_table<thermal::package_kind, 3> thermal_models{
+    {{"hotspot", thermal::package_kind::hotspot},
+     {"phone", thermal::package_kind::phone},
+     {"datacenter", thermal::package_kind::datacenter}}};
+
+inline constexpr enum_table<thermal::initial_state, 3> initial_states{{{"ambient", thermal::initial_state::ambient},
+                                                                       {"steady", thermal::initial_state::steady},
+                                                                       {"file", thermal::initial_state::file}}};
+
+}  // namespace ptsim::scenarios::detail

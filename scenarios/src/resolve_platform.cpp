@@ -1,0 +1,156 @@
+// Scenario reader: platform.supply, platform.domains and platform.components.
+#include "resolve_sections.hpp"
+#include "kinds/component_kind.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cmath>
+#include <filesystem>
+#include <limits>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "ptsim/power/compute_power.hpp"
+#include "ptsim/power/dt_opp.hpp"
+#include "ptsim/power/energy_model.hpp"
+#include "ptsim/thermal/floorplan_builder.hpp"
+#include "ptsim/thermal/plant.hpp"
+#include "ptsim/tlm/model_zoo.hpp"
+#include "ptsim/tlm/operators.hpp"
+#include "ptsim/tlm/topology.hpp"
+#include "ptsim/tlm/training.hpp"
+
+namespace ptsim::scenarios::detail {
+
+// VR and PSU stages: rated power and an efficiency curve (defaults in supply_power.hpp).
+void resolve_supply(const view& platform, scenario& sc) {
+  if (!platform.has("supply")) return;
+  const view sv = platform.at("supply");
+  auto stage = [&](const char* key, double& rated, power::efficiency_curve& curve, power::efficiency_curve def) {
+    if (!sv.has(key)) return;
+    const view st = sv.at(key);
+    rated = st.si("rated");
+    curve = std::move(def);
+    if (!st.has("efficiency")) return;
+    std::vector<std::pair<double, double>> pts;
+    bool ok = true;
+    for (const auto& p : st.at("efficiency").items()) {
+      pts.emplace_back(p.num("load"), p.num("efficiency"));
+      if (!(pts.back().second > 0)) p.fail("an efficiency must be above 0", "efficiency"), ok = false;
+      else if (pts.size() > 1 && !(pts.back().first > pts[pts.size() - 2].first))
+        p.fail("load fractions must increase along the curve", "load"), ok = false;
+    }
+    if (pts.empty()) st.fail("an efficiency curve needs at least one point", "efficiency"), ok = false;
+    if (ok) curve = power::efficiency_curve(pts);
+  };
+  stage("vr", sc.supply.vr_rated_W, sc.supply.vr, power::vr_typical());
+  stage("psu", sc.supply.psu_rated_W, sc.supply.psu, power::psu_80plus_titanium());
+}
+
+void resolve_domains(const view& platform, scenario& sc) {
+  for (const auto& [name, d] : platform.at("domains").entries()) {
+    std::vector<power::opp> points;
+    bool bad_point = false;
+    for (const auto& o : d.at("opps").items()) {
+      // One form per point: ptsim's quantities, or the device tree's integers (Hz, uV).
+      const bool plain = o.has("freq") || o.has("volt"), dt = o.has("opp-hz") || o.has("opp-microvolt");
+      if (plain && dt) {
+        o.fail("give freq and volt, or opp-hz and opp-microvolt, not both forms", o.has("opp-hz") ? "opp-hz" : "opp-microvolt");
+        bad_point = true;
+      } else if (dt) {
+        if (!o.has("opp-hz") || !o.has("opp-microvolt")) {
+          o.fail(std::string("missing required key '") + (o.has("opp-hz") ? "opp-microvolt" : "opp-hz") +
+                 "' (the device-tree form needs opp-hz and opp-microvolt)");
+          bad_point = true;
+          continue;
+        }
+        // opp-microvolt is the target, or <target min max>: the target is what runs.
+        const view uv = o.at("opp-microvolt");
+        long long target = 0;
+        if (uv.is_scalar()) {
+          target = o.integer("opp-microvolt");
+        } else {
+          const auto vals = uv.items();
+          if (vals.size() != 1 && vals.size() != 3) {
+            uv.fail("expected <target> or <target min max> (1 or 3 values), found " + std::to_string(vals.size()));
+            bad_point = true;
+            continue;
+          }
+          // Validated integers, possibly written as 1e6 or 800000.0: read them as numbers.
+          const auto micro = [](const view& v) { return static_cast<long long>(std::strtod(v.scalar().c_str(), nullptr)); };
+          target = micro(vals[0]);
+          if (vals.size() == 3 && !(micro(vals[1]) <= target && target <= micro(vals[2]))) {
+            uv.fail("the target voltage must lie within [min, max]");
+            bad_point = true;
+            continue;
+          }
+        }
+        const power::opp_table one = power::opp_table_from_dt(
+            {{static_cast<std::uint64_t>(o.integer("opp-hz")), static_cast<std::uint64_t>(target)}});
+        points.push_back({units::hertz(one.frequency_hz(0)), units::volts(one.voltage_v(0))});
+      } else if (!o.has("freq") || !o.has("volt")) {
+        o.fail(std::string("missing required key '") + (o.has("freq") ? "volt" : "freq") +
+               "' (an operating point needs freq and volt, or opp-hz and opp-microvolt)");
+        bad_point = true;
+      } else {
+        points.push_back({units::hertz(o.si("freq")), units::volts(o.si("volt"))});
+      }
+    }
+    if (bad_point) continue;
+    power::dvfs_domain_config dc;
+    dc.name = name;
+    try {
+      dc.opps = power::opp_table(points);
+    } catch (const std::invalid_argument& e) {
+      d.fail(std::string("bad operating points: ") + e.what(), "opps");
+      continue;
+    }
+    dc.transition_latency = units::seconds(d.si("transition_latency"));
+    sc.domains.push_back(std::move(dc));
+  }
+}
+
+// Each component by its kind's descriptor (kinds/), then its place in the resolved
+// scenario: its role's list, its power row, its DVFS domain.
+void resolve_components(const view& platform, scenario& sc) {
+  const view domains_view = platform.at("domains");
+  std::vector<const view*> unknown_domain;
+  const auto entries = platform.at("components").entries();
+  for (const auto& [name, c] : entries) {
+    const component_kind* kind = find_component_kind(c.str("kind"));
+    if (!kind) continue;  // the schema reported it
+    kind->resolve(name, c, domains_view, sc);
+    component_ref ref;
+    ref.name = name;
+    ref.kind = kind->name;
+    ref.role = kind->role;
+    ref.power = sc.power.size() - 1;
+    switch (kind->role) {
+      case tlm::component_role::compute: ref.index = sc.platform.units.size() - 1; break;
+      case tlm::component_role::interconnect: ref.index = sc.platform.interconnects.size() - 1; break;
+      case tlm::component_role::target: ref.index = sc.platform.memories.size() - 1; break;
+    }
+    if (kind->role == tlm::component_role::compute) {
+      const std::string& domain = sc.platform.units[ref.index].domain;
+      for (std::size_t d = 0; d < sc.domains.size(); ++d)
+        if (sc.domains[d].name == domain) ref.domain = d;
+      if (ref.domain == component_ref::none) unknown_domain.push_back(&c);
+    }
+    sc.components.push_back(ref);
+  }
+  std::set<std::string> domains;
+  for (const auto& d : sc.domains) domains.insert(d.name);
+  std::string names;
+  for (const auto& d : domains) names += (names.empty() ? "" : ", ") + d;
+  for (const view* c : unknown_domain)
+    c->fail("unknown DVFS domain '" + c->str("domain") + "' (domains: " + (names.empty() ? "none" : names) + ")",
+            "domain");
+}
+
+// --- workload ----------------------------------------------------------------------
+
+}  // namespace ptsim::scenarios::detail

@@ -1,0 +1,174 @@
+// Scenario reader: the policy (cpufreq governors, thermal and fan zones, power cap).
+#include "resolve_sections.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cmath>
+#include <filesystem>
+#include <limits>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "ptsim/power/compute_power.hpp"
+#include "ptsim/power/dt_opp.hpp"
+#include "ptsim/power/energy_model.hpp"
+#include "ptsim/thermal/floorplan_builder.hpp"
+#include "ptsim/thermal/plant.hpp"
+#include "ptsim/tlm/model_zoo.hpp"
+#include "ptsim/tlm/operators.hpp"
+#include "ptsim/tlm/topology.hpp"
+#include "ptsim/tlm/training.hpp"
+
+namespace ptsim::scenarios::detail {
+
+namespace {
+
+power::zone_sensor resolve_sensor(const view& z, const std::vector<std::string>& nodes) {
+  power::zone_sensor out;
+  if (!z.has("sensor")) return out;
+  const view s = z.at("sensor");
+  if (s.is_scalar()) {
+    out.node = s.scalar();
+  } else {
+    if (s.has("node")) out.node = s.str("node");
+    out.time_constant_s = s.si("time_constant");
+    out.noise_K = s.si("noise");
+  }
+  if (!out.node.empty() && std::find(nodes.begin(), nodes.end(), out.node) == nodes.end()) {
+    std::string list;
+    for (std::size_t i = 0; i < nodes.size() && i < 12; ++i) list += (i ? ", " : "") + nodes[i];
+    if (nodes.size() > 12) list += ", ...";
+    (s.is_scalar() ? z : s).fail("'" + out.node + "' is not a block or node of the thermal model (" + list + ")",
+                                 s.is_scalar() ? "sensor" : "node");
+  }
+  return out;
+}
+
+std::set<std::string> domain_names(const scenario& sc) {
+  std::set<std::string> domains;
+  for (const auto& d : sc.domains) domains.insert(d.name);
+  return domains;
+}
+
+// policy.governors: a domain's own cpufreq governor, by name or with tunables.
+void resolve_governors(const view& p, power::policy_config& pol, const std::set<std::string>& domains) {
+  for (const auto& [dom, g] : p.at("governors").entries()) {
+    if (!domains.count(dom)) {
+      g.fail("unknown DVFS domain '" + dom + "'");
+      continue;
+    }
+    power::governor_choice gc;
+    if (g.is_scalar()) {
+      gc.name = g.scalar();
+    } else {
+      gc.name = g.str("governor");
+      for (const auto& [k, v] : g.at("tunables").entries()) gc.values[k] = std::strtod(v.scalar().c_str(), nullptr);
+    }
+    try {
+      power::governor_registry::instance().create(gc.name, gc.values);  // checks tunable names
+    } catch (const std::invalid_argument& e) {
+      g.fail(e.what());
+    }
+    pol.per_domain[dom] = gc;
+  }
+}
+
+// policy.thermal: the governor with its tunables, the zone's trip points and its sensor.
+void resolve_thermal_zone(const view& t, const scenario& sc, power::thermal_policy_config& th,
+                          const std::vector<std::string>& sensor_nodes) {
+  th.governor = t.str("governor");
+  for (const auto& [k, v] : t.at("tunables").entries()) th.values[k] = std::strtod(v.scalar().c_str(), nullptr);
+  if (th.governor != "none") {
+    try {
+      power::thermal_governor_registry::instance().create(th.governor, th.values);  // checks the tunables
+    } catch (const std::invalid_argument& e) {
+      t.fail(e.what(), t.has("tunables") ? "tunables" : "governor");
+    }
+  } else if (!th.values.empty()) {
+    t.fail("tunables given without a thermal governor", "tunables");
+  }
+  th.zone.control_temp_K = t.si("control_temp");
+  th.zone.switch_on_temp_K = t.has("switch_on_temp") ? t.si("switch_on_temp") : th.zone.control_temp_K - 10.0;
+  th.zone.hysteresis_K = t.si("hysteresis");
+  th.zone.polling_period_s = t.si("polling_period");
+  warn_unless_ticks(t, "polling_period", th.zone.polling_period_s, sc.control_period.value(), true);
+  th.zone.sustainable_power_W = t.has("sustainable_power") ? t.si("sustainable_power") : 0.0;
+  if (th.zone.switch_on_temp_K >= th.zone.control_temp_K)
+    t.fail("switch_on_temp must be below control_temp", "switch_on_temp");
+  th.sensor = resolve_sensor(t, sensor_nodes);
+}
+
+// policy.fan_zone: a second zone whose cooling device is the fans.
+void resolve_fan_zone(const view& p, const scenario& sc, power::fan_zone_config& fz,
+                      const std::vector<std::string>& sensor_nodes) {
+  const view f = p.at("fan_zone");
+  if (sc.thermal.kind != thermal::package_kind::datacenter)
+    p.fail("a fan zone needs fans: thermal.model: datacenter", "fan_zone");
+  fz.enabled = true;
+  fz.governor = f.str("governor");
+  fz.zone.control_temp_K = f.si("control_temp");
+  fz.zone.switch_on_temp_K = fz.zone.control_temp_K - 10.0;
+  fz.zone.hysteresis_K = f.si("hysteresis");
+  fz.zone.polling_period_s = f.si("polling_period");
+  warn_unless_ticks(f, "polling_period", fz.zone.polling_period_s, sc.control_period.value(), true);
+  fz.sensor = resolve_sensor(f, sensor_nodes);
+}
+
+// policy.power_cap: limits and windows, each window a whole number of bounded control periods.
+power::power_cap_config resolve_power_cap(const view& c, const scenario& sc, const std::set<std::string>& domains) {
+  power::power_cap_config pc;
+  pc.limit_W = c.si("limit");
+  pc.window_s = c.si("window");
+  pc.short_limit_W = c.has("short_limit") ? c.si("short_limit") : 0.0;
+  pc.short_window_s = c.si("short_window");
+  pc.soft_limit_W = c.has("soft_limit") ? c.si("soft_limit") : 0.0;
+  pc.settle_s = c.si("settle");
+  const double period = sc.control_period.value();
+  if (pc.window_s < period) c.fail("window is shorter than the control period", "window");
+  warn_unless_ticks(c, "window", pc.window_s, period, false);
+  if (pc.short_limit_W > 0) warn_unless_ticks(c, "short_window", pc.short_window_s, period, false);
+  // The capper keeps one sample per control period of each window (and walks them every
+  // period): a window of more than a million periods would hold memory and time that
+  // grow with the window, not with the run.
+  constexpr double max_window_periods = 1e6;
+  if (pc.window_s / period > max_window_periods)
+    c.fail("window (" + fmt_g(pc.window_s) + " s) spans more than 1e6 control periods (" + fmt_g(period) +
+               " s each): at most " + fmt_g(max_window_periods * period) + " s",
+           "window");
+  if (pc.short_limit_W > 0 && pc.short_window_s / period > max_window_periods)
+    c.fail("short_window (" + fmt_g(pc.short_window_s) + " s) spans more than 1e6 control periods: at most " +
+               fmt_g(max_window_periods * period) + " s",
+           "short_window");
+  if (pc.short_limit_W > 0 && pc.short_window_s < period)
+    c.fail("short_window is shorter than the control period", "short_window");
+  if (pc.soft_limit_W > 0 && pc.soft_limit_W >= pc.limit_W) c.fail("soft_limit must be below limit", "soft_limit");
+  for (const char* key : {"domains", "low_priority"})
+    for (const auto& d : c.at(key).items()) {
+      if (!domains.count(d.scalar())) d.fail("unknown DVFS domain '" + d.scalar() + "'");
+      (std::string(key) == "domains" ? pc.domains : pc.low_priority).push_back(d.scalar());
+    }
+  return pc;
+}
+
+}  // namespace
+
+void resolve_policy(const view& p, scenario& sc, const std::vector<std::string>& sensor_nodes) {
+  auto& pol = sc.policy;
+  pol.default_governor.name = p.str("governor");
+  const std::set<std::string> domains = domain_names(sc);
+  resolve_governors(p, pol, domains);
+  const view t = p.at("thermal");
+  resolve_thermal_zone(t, sc, pol.thermal, sensor_nodes);
+  if (p.has("fan_zone")) resolve_fan_zone(p, sc, pol.fan_zone, sensor_nodes);
+  for (const auto& d : t.at("domains").items()) {
+    if (!domains.count(d.scalar())) d.fail("unknown DVFS domain '" + d.scalar() + "'");
+    pol.thermal.domains.push_back(d.scalar());
+  }
+  if (p.has("power_cap")) pol.power_cap = resolve_power_cap(p.at("power_cap"), sc, domains);
+}
+
+}  // namespace ptsim::scenarios::detail

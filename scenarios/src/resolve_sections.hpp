@@ -1,0 +1,37 @@
+#pragma once
+// The scenario reader's sections (resolve.cpp runs them in order): each fills its part of a
+// scenario from the validated document and reports problems through the view.
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "ptsim/scenarios/scenario.hpp"
+#include "yaml_tree.hpp"
+
+namespace ptsim::scenarios::detail {
+
+/// A number as diagnostics show it (%.10g).
+std::string fmt_g(double v);
+
+/// A period the control loop can only honour in whole control ticks: given explicitly and
+/// not a whole multiple, says (as a warning) what will happen instead of rounding silently.
+void warn_unless_ticks(const view& v, const char* key, double value, double tick, bool rounds_up);
+
+/// A file named in the scenario, relative to the scenario's own file.
+std::filesystem::path relative_to_scenario(const scenario& sc, const std::string& file);
+
+/// platform.supply: the VR and PSU stages (resolve_platform.cpp).
+void resolve_supply(const view& platform, scenario& sc);
+/// platform.domains: OPP tables, inline or from a device tree (resolve_platform.cpp).
+void resolve_domains(const view& platform, scenario& sc);
+/// platform.components, through each component kind (resolve_platform.cpp).
+void resolve_components(const view& platform, scenario& sc);
+/// workload: streams, stages, models, graphs and traces (resolve_workload.cpp).
+void resolve_workload(const view& w, const view& platform, scenario& sc);
+/// thermal: floorplan, package, model, initial state; the nodes a zone's sensor may read
+/// (resolve_thermal.cpp).
+void resolve_thermal(const view& t, scenario& sc, std::vector<std::string>& sensor_nodes);
+/// policy: governors, thermal and fan zones, power cap (resolve_policy.cpp).
+void resolve_policy(const view& p, scenario& sc, const std::vector<std::string>& sensor_nodes);
+
+}  // namespace ptsim::scenarios::detail

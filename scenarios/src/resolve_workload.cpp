@@ -1,0 +1,373 @@
+// Scenario reader: the workload (streams, stages, models, graph and trace files).
+#include "enum_tables.hpp"
+#include "resolve_sections.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cmath>
+#include <filesystem>
+#include <limits>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "ptsim/power/compute_power.hpp"
+#include "ptsim/power/dt_opp.hpp"
+#include "ptsim/power/energy_model.hpp"
+#include "ptsim/thermal/floorplan_builder.hpp"
+#include "ptsim/thermal/plant.hpp"
+#include "ptsim/tlm/model_zoo.hpp"
+#include "ptsim/tlm/operators.hpp"
+#include "ptsim/tlm/topology.hpp"
+#include "ptsim/tlm/training.hpp"
+
+namespace ptsim::scenarios::detail {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// arrival_s,prompt_tokens,output_tokens per line (commas or blanks between); '#' comments.
+// The first line is a header only when none of its fields is a number: a first line of
+// data is data, and a first line that is half numbers is an error like any other.
+bool read_trace(const fs::path& path, std::vector<tlm::trace_entry>& out, std::string& error) {
+  std::ifstream in(path);
+  if (!in) return error = "cannot open the trace file '" + path.string() + "'", false;
+  std::string line;
+  int n = 0;
+  bool seen_content = false;
+  double last = 0;
+  const auto where = [&](int col) {
+    return path.string() + ":" + std::to_string(n) + (col > 0 ? ":" + std::to_string(col) : std::string()) + ": ";
+  };
+  while (std::getline(in, line)) {
+    ++n;
+    if (n == 1 && line.compare(0, 3, "\xEF\xBB\xBF") == 0) line.erase(0, 3);  // UTF-8 byte-order mark
+    if (auto h = line.find('#'); h != std::string::npos) line.erase(h);
+    // Fields and their columns (1-based).
+    std::vector<std::pair<std::string, int>> fields;
+    for (std::size_t p = 0; p < line.size();) {
+      const std::size_t b = line.find_first_not_of(" \t\r,", p);
+      if (b == std::string::npos) break;
+      std::size_t e = line.find_first_of(" \t\r,", b);
+      if (e == std::string::npos) e = line.size();
+      fields.emplace_back(line.substr(b, e - b), static_cast<int>(b) + 1);
+      p = e;
+    }
+    if (fields.empty()) continue;
+    const auto number = [](const std::string& t, double& v) {
+      char* end = nullptr;
+      v = std::strtod(t.c_str(), &end);
+      return end != t.c_str() && *end == '\0' && std::isfinite(v);
+    };
+    double v[3] = {0, 0, 0};
+    int numeric = 0;
+    for (std::size_t f = 0; f < fields.size() && f < 3; ++f) numeric += number(fields[f].first, v[f]) ? 1 : 0;
+    if (!seen_content && numeric == 0) {  // a header: names, no numbers
+      seen_content = true;
+      continue;
+    }
+    seen_content = true;
+    if (fields.size() != 3)
+      return error = where(0) + "expected 3 fields arrival_s,prompt_tokens,output_tokens, found " +
+                     std::to_string(fields.size()),
+             false;
+    for (int f = 0; f < 3; ++f) {
+      double x;
+      if (!number(fields[f].first, x))
+        return error = where(fields[f].second) + "expected a number, found '" + fields[f].first + "'", false;
+    }
+    if (!(v[0] >= 0))
+      return error = where(fields[0].second) + "an arrival time must be >= 0 s, found '" + fields[0].first + "'",
+             false;
+    for (int f = 1; f < 3; ++f)
+      if (!(v[f] >= 1 && v[f] <= 2147483647.0 && v[f] == std::floor(v[f])))
+        return error = where(fields[f].second) + "a token count must be a whole number from 1 to 2147483647, found '" +
+                       fields[f].first + "'",
+               false;
+    if (v[0] < last)
+      return error = where(fields[0].second) + "arrivals must not go back in time (" + fields[0].first +
+                     " s after " + fmt_g(last) + " s)",
+             false;
+    tlm::trace_entry e;
+    e.arrival_s = v[0];
+    e.prompt_tokens = static_cast<int>(v[1]);
+    e.output_tokens = static_cast<int>(v[2]);
+    last = e.arrival_s;
+    out.push_back(e);
+  }
+  if (out.empty()) return error = "the trace file '" + path.string() + "' holds no requests", false;
+  return true;
+}
+
+// A custom graph: YAML `ops:` list, each op by its arithmetic and bytes, or by shape.
+bool read_graph(const fs::path& path, tlm::precision prec, tlm::op_graph& g, std::string& error) {
+  YAML::Node root;
+  try {
+    root = YAML::LoadFile(path.string());
+  } catch (const YAML::Exception& e) {
+    error = "cannot read the graph file '" + path.string() + "': " + e.what();
+    return false;
+  }
+  g.name = root["name"] ? root["name"].as<std::string>() : path.stem().string();
+  g.prec = prec;
+  const YAML::Node ops = root["ops"];
+  if (!ops || !ops.IsSequence() || ops.size() == 0) {
+    error = path.string() + ": expected a non-empty list 'ops'";
+    return false;
+  }
+  static const std::set<std::string> known = {"name",     "kind",     "class",   "flops",   "bytes_read",
+                                              "bytes_written", "weight_bytes", "repeat", "m", "n", "k", "weights",
+                                              "queries",  "attended", "kv_tokens", "heads", "kv_heads", "head_dim",
+                                              "elements", "ops_per_element", "inputs", "collective", "bytes",
+                                              "tokens", "width", "target"};
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    const YAML::Node n = ops[i];
+    const std::string where = path.string() + ":" + std::to_string(n.Mark().line + 1) + ": ops[" + std::to_string(i) + "]";
+    try {
+      if (!n.IsMap()) throw std::invalid_argument("expected a mapping");
+      for (auto it = n.begin(); it != n.end(); ++it)
+        if (!known.count(it->first.as<std::string>()))
+          throw std::invalid_argument("unknown key '" + it->first.as<std::string>() + "'");
+      auto num = [&](const char* k, double def = -1) {
+        if (!n[k]) {
+          if (def < 0) throw std::invalid_argument(std::string("missing '") + k + "'");
+          return def;
+        }
+        const double v = n[k].as<double>();
+        if (!(v >= 0) || !std::isfinite(v)) throw std::invalid_argument(std::string("'") + k + "' must be a number >= 0");
+        return v;
+      };
+      const std::string name = n["name"] ? n["name"].as<std::string>() : "op" + std::to_string(i);
+      const tlm::op_kind kind = tlm::parse_op_kind(n["kind"] ? n["kind"].as<std::string>() : "other");
+      tlm::op o;
+      if (n["flops"]) {
+        o.name = name;
+        o.kind = kind;
+        o.prec = prec;
+        const std::string cls = n["class"] ? n["class"].as<std::string>() : "";
+        o.cls = cls == "vector" ? tlm::op_class::vector
+                : cls == "scalar" ? tlm::op_class::scalar
+                : cls == "tensor" || kind == tlm::op_kind::gemm || kind == tlm::op_kind::conv ||
+                        kind == tlm::op_kind::attention
+                    ? tlm::op_class::tensor
+                    : tlm::op_class::vector;
+        o.ops = num("flops");
+        o.bytes_read = num("bytes_read", 0);
+        o.bytes_written = num("bytes_written", 0);
+        o.weight_bytes = num("weight_bytes", 0);
+        if (o.weight_bytes > o.bytes_read) throw std::invalid_argument("weight_bytes exceeds bytes_read");
+      } else if (kind == tlm::op_kind::gemm) {
+        o = tlm::gemm_op(name, num("m"), num("n"), num("k"), prec, num("weights", 1) != 0);
+      } else if (kind == tlm::op_kind::attention) {
+        o = tlm::attention_op(name, num("queries"), num("attended"), num("kv_tokens"), num("heads"),
+                              num("kv_heads", num("heads")), num("head_dim"), prec, prec);
+      } else if (kind == tlm::op_kind::embedding) {
+        o = tlm::embedding_op(name, num("tokens"), num("width"), prec);
+      } else if (kind == tlm::op_kind::collective) {
+        const std::string c = n["collective"] ? n["collective"].as<std::string>() : "all_reduce";
+        const tlm::collective_kind ck = c == "all_gather"       ? tlm::collective_kind::all_gather
+                                        : c == "reduce_scatter" ? tlm::collective_kind::reduce_scatter
+                                        : c == "all_reduce"     ? tlm::collective_kind::all_reduce
+                                                                : throw std::invalid_argument(
+                                                                      "collective must be all_reduce, all_gather or "
+                                                                      "reduce_scatter");
+        o = tlm::collective_op(name, ck, num("bytes"), prec);
+      } else if (kind == tlm::op_kind::transfer) {
+        if (!n["target"]) throw std::invalid_argument("missing 'target'");
+        o = tlm::transfer_op(name, n["target"].as<std::string>(), num("bytes_read", 0), num("bytes_written", 0));
+      } else if (n["elements"]) {
+        o = tlm::elementwise_op(name, num("elements"), num("ops_per_element", 1), num("inputs", 1), prec, kind);
+      } else {
+        throw std::invalid_argument("give flops (with bytes_read, bytes_written) or the shape of a " +
+                                    std::string(tlm::to_string(kind)) + " operator");
+      }
+      const double repeat = num("repeat", 1);
+      if (repeat < 1) throw std::invalid_argument("'repeat' must be >= 1");
+      if (kind == tlm::op_kind::collective) o.repeat = repeat;
+      else tlm::fold(o, repeat);
+      g.ops.push_back(o);
+    } catch (const std::exception& e) {
+      error = where + ": " + e.what();
+      return false;
+    }
+  }
+  return true;
+}
+
+tlm::token_range resolve_tokens(const view& s, const std::string& key, int def) {
+  if (!s.has(key)) return {def, def};
+  const view v = s.at(key);
+  if (v.is_scalar()) {
+    const int n = static_cast<int>(std::strtol(v.scalar().c_str(), nullptr, 10));
+    return {n, n};
+  }
+  tlm::token_range r{static_cast<int>(v.integer("min")), static_cast<int>(v.integer("max"))};
+  if (r.max < r.min) v.fail("max is below min", "max");
+  return r;
+}
+
+void resolve_llm(const view& l, const view& stream, tlm::stream_config& st) {
+  st.is_llm = true;
+  tlm::llm_config& c = st.llm;
+  tlm::model_params params;
+  for (const auto& [k, v] : l.at("params").entries()) params[k] = std::strtod(v.scalar().c_str(), nullptr);
+  try {
+    c.shape = tlm::decoder_model(l.str("model"), params);
+  } catch (const std::invalid_argument& e) {
+    l.fail(e.what(), "params");
+  }
+  for (const auto& u : l.at("units").items()) c.units.push_back(u.scalar());
+  c.tensor_parallel = static_cast<int>(l.integer("tensor_parallel"));
+  c.weights = tlm::parse_precision(l.str("weights"));
+  c.kv = tlm::parse_precision(l.str("kv_precision"));
+  c.max_batch = st.batching.max_batch;
+  c.max_batched_tokens = static_cast<int>(l.integer("max_batched_tokens"));
+  c.chunked_prefill = l.boolean("chunked_prefill");
+  c.kv_cache_bytes = l.has("kv_cache") ? l.si("kv_cache") : 0;
+  c.layer_groups = static_cast<int>(l.integer("layer_groups"));
+  c.prompt_tokens = resolve_tokens(l, "prompt_tokens", 128);
+  c.output_tokens = resolve_tokens(l, "output_tokens", 128);
+  if (c.max_batched_tokens < c.max_batch)
+    l.fail("max_batched_tokens must hold a decode token of every sequence in the batch (>= batching.max_batch = " +
+               std::to_string(c.max_batch) + ")",
+           "max_batched_tokens");
+  if (st.batching.kind == tlm::batching_kind::dynamic)
+    stream.fail("llm streams batch continuously (or statically), not dynamically", "batching");
+}
+
+void resolve_stage(const view& stage, const std::string& stream_prec, const scenario& sc, tlm::stage_config& sg) {
+  if (stage.has("unit") == stage.has("units")) stage.fail("give unit or units (one of them)", "unit");
+  if (stage.has("unit")) sg.unit = stage.str("unit");
+  for (const auto& u : stage.at("units").items()) sg.units.push_back(u.scalar());
+  if (!sg.units.empty()) sg.unit = sg.units.front();
+  const std::string par = stage.str("parallel");
+  sg.parallel = value_of(parallel_kinds, par);
+  if (sg.parallel == tlm::parallel_kind::single && sg.units.size() > 1)
+    stage.fail("several units need parallel: replicas or data", "parallel");
+  const tlm::precision prec = tlm::parse_precision(stage.has("precision") ? stage.str("precision") : stream_prec);
+  if (stage.has("model") == stage.has("graph")) {
+    stage.fail("give model or graph (one of them)", "model");
+    return;
+  }
+  if (stage.has("model")) {
+    tlm::model_params params;
+    for (const auto& [k, v] : stage.at("params").entries()) params[k] = std::strtod(v.scalar().c_str(), nullptr);
+    try {
+      sg.graph = tlm::build_model(stage.str("model"), params, prec);
+    } catch (const std::invalid_argument& e) {
+      stage.fail(e.what(), "params");
+      return;
+    }
+    const tlm::model_info* mi = tlm::find_model(stage.str("model"));
+    bool has_batch = false;
+    for (const auto& p : mi->params) has_batch |= p.name == "batch";
+    sg.per_request_batch = !has_batch ? 1 : params.count("batch") ? params.at("batch") : 1;
+  } else {
+    if (stage.has("params")) stage.fail("params go with a model, not a graph file", "params");
+    std::string error;
+    if (!read_graph(relative_to_scenario(sc, stage.str("graph")), prec, sg.graph, error)) stage.fail(error, "graph");
+  }
+  if (stage.has("training")) {
+    tlm::training_options t;
+    const view tv = stage.at("training");
+    t.data_parallel = sg.parallel == tlm::parallel_kind::data ? static_cast<int>(sg.all_units().size()) : 1;
+    t.gradients = tlm::parse_precision(tv.str("gradients"));
+    t.bucket_bytes = tv.si("bucket");
+    t.accumulation_steps = static_cast<int>(tv.integer("accumulation"));
+    sg.graph = tlm::training_step(sg.graph, t);
+    // A step trains on every rank's micro-batches.
+    sg.per_request_batch *= t.accumulation_steps * t.data_parallel;
+    sg.training = true;
+  }
+  if (stage.has("input")) {
+    const view in = stage.at("input");
+    sg.graph.ops.insert(sg.graph.ops.begin(), tlm::transfer_op("input", in.str("from"), in.si("bytes"), 0));
+  }
+}
+
+}  // namespace
+
+void resolve_workload(const view& w, const view& platform, scenario& sc) {
+  std::vector<std::pair<std::string, view>> stream_views;
+  for (const auto& [name, s] : w.at("streams").entries()) {
+    stream_views.emplace_back(name, s);
+    tlm::stream_config st;
+    st.name = name;
+    view arr = s.at("arrival");
+    const std::string kind = arr.str("kind");
+    st.arrival = value_of(arrival_kinds, kind);
+    if (kind == "fixed_rate" || kind == "poisson") {
+      if (!arr.has("rate")) arr.fail("a " + kind + " stream needs a rate (e.g. \"30 Hz\")", "rate");
+      else st.rate = units::hertz(arr.si("rate"));
+    }
+    st.start = units::seconds(arr.si("start"));
+    st.users = static_cast<int>(arr.integer("users"));
+    st.think_time = units::seconds(arr.si("think_time"));
+    st.think_exponential = arr.str("think") == "exponential";
+    if (kind == "trace") {
+      std::string error;
+      if (!arr.has("file")) arr.fail("a trace stream needs a file", "file");
+      else if (!read_trace(relative_to_scenario(sc, arr.str("file")), st.trace, error)) arr.fail(error, "file");
+    }
+    st.queue_limit = static_cast<int>(s.integer("queue_limit"));
+    const view b = s.at("batching");
+    const std::string bk = b.str("kind");
+    st.batching.kind = value_of(batching_kinds, bk);
+    st.batching.max_batch = static_cast<int>(b.integer("max_batch"));
+    st.batching.timeout = units::seconds(b.si("timeout"));
+    if (s.has("llm") == s.has("stages")) {
+      s.fail("a stream needs stages, or llm (one of them)", "stages");
+      continue;
+    }
+    if (s.has("llm")) {
+      resolve_llm(s.at("llm"), s, st);
+    } else {
+      if (st.batching.kind == tlm::batching_kind::continuous)
+        b.fail("continuous batching is for llm streams; use static or dynamic", "kind");
+      const std::string stream_prec = s.str("precision");
+      for (const auto& stage : s.at("stages").items()) {
+        tlm::stage_config sg;
+        resolve_stage(stage, stream_prec, sc, sg);
+        st.stages.push_back(std::move(sg));
+      }
+      if (st.stages.empty()) s.fail("a stream needs at least one stage", "stages");
+    }
+    sc.workload.streams.push_back(std::move(st));
+  }
+  // KV caches not sized in the file take what their memory has left (after every
+  // stream's weights are known), then the whole placement is checked.
+  for (std::size_t i = 0; i < sc.workload.streams.size(); ++i) {
+    auto& st = sc.workload.streams[i];
+    if (!st.is_llm || st.llm.kv_cache_bytes > 0) continue;
+    const view l = stream_views[i].second.at("llm");
+    st.llm.kv_cache_bytes = std::max(0.0, tlm::default_kv_cache_bytes(sc.platform, sc.workload, st, l.num("memory_utilization")));
+  }
+  // Report each problem at the component, stream or stage it names, at the key at fault.
+  for (const tlm::platform_problem& p : tlm::check_platform(sc.platform, sc.workload)) {
+    bool placed = false;
+    for (const auto& [name, sv] : stream_views) {
+      if (placed || p.component != "stream " + name) continue;
+      placed = true;
+      if (p.stage < 0) {
+        sv.fail(p.message, p.key);
+        continue;
+      }
+      const auto stages = sv.at("stages").items();
+      if (p.stage >= static_cast<int>(stages.size())) {
+        sv.fail(p.message, "stages");
+        continue;
+      }
+      const view& st = stages[static_cast<std::size_t>(p.stage)];
+      st.fail(p.message, st.has(p.key) ? p.key : (st.has("units") ? "units" : "unit"));
+    }
+    for (const auto& [name, c] : platform.at("components").entries())
+      if (!placed && p.component == name) c.fail(p.message, p.key), placed = true;
+    if (!placed) platform.fail(p.text());
+  }
+}
+
+}  // namespace ptsim::scenarios::detail
