@@ -134,27 +134,12 @@ std::optional<std::pair<unsigned, unsigned>> slurm_array_shard() {
   return std::make_pair(static_cast<unsigned>(i - lo), static_cast<unsigned>(n));
 }
 
-int run_sweep(const std::string& sweep_file, const sweep_options& o) {
-  const int ranks = launched_ranks();
-  std::unique_ptr<mpi_job> mpi;
-  if (ranks > 1) {
-    if (!built_with_mpi()) {
-      if (launched_rank() == 0)
-        say("started by mpirun with " + std::to_string(ranks) +
-            " ranks, but this ptsim was built without MPI: run it without mpirun, or rebuild with MPI "
-            "(libopenmpi-dev, -DPTSIM_WITH_MPI=ON)");
-      return sweep_bad_input;
-    }
-    mpi = std::make_unique<mpi_job>();
-  }
-  const int rank = mpi ? mpi->rank() : 0;
-  const bool root = rank == 0;
-  const share mine{o.shard_k, o.shard_n};
+namespace {
 
-  // Every rank expands the sweep itself (the same numbering everywhere); rank 0 speaks.
-  sweep_context c;
+// Every rank expands the sweep itself (the same numbering everywhere); rank 0 speaks.
+int load_sweep(const std::string& sweep_file, const sweep_options& o, bool root, sweep_context& c,
+               std::string& identity, fs::path& dir) {
   int status = 0;
-  std::string identity;
   try {
     c.spec = scenarios::load_sweep_file(sweep_file);
     identity = scenarios::sweep_identity(c.spec);
@@ -162,7 +147,7 @@ int run_sweep(const std::string& sweep_file, const sweep_options& o) {
     if (root) std::cerr << e.what() << "\n";
     status = sweep_bad_input;
   }
-  const fs::path dir = !o.dir.empty() ? o.dir : fs::path("results") / c.spec.name;
+  dir = !o.dir.empty() ? o.dir : fs::path("results") / c.spec.name;
   c.folder = sweep_folder(dir);
   c.exe = o.executable.empty() ? self_executable() : o.executable;
   std::error_code base_ec;  // (no base when the sweep file could not be read: status says so)
@@ -170,32 +155,78 @@ int run_sweep(const std::string& sweep_file, const sweep_options& o) {
   c.invalid.assign(c.spec.runs.size(), std::nullopt);
   c.problems.assign(c.spec.runs.size(), {});
   c.checked.assign(c.spec.runs.size(), false);
+  return status;
+}
 
-  std::vector<std::size_t> to_run;
-  if (root && status == 0) {
-    // A sweep whose runs are all invalid (a broken base scenario, a misspelt path) is refused
-    // before any folder is made. Checking up to the first valid run tells, and usually costs
-    // one load; the others are checked as they start, beside the running runs.
-    std::size_t mine_n = 0;
-    bool any_valid = false;
-    std::vector<std::string> messages;
-    for (const auto& run : c.spec.runs) {
-      if (!mine.contains(run.index)) continue;
-      ++mine_n;
-      if (!check_run(c, run.index)) {
-        any_valid = true;
-        break;
-      }
-      messages.insert(messages.end(), c.problems[run.index].begin(), c.problems[run.index].end());
-    }
-    if (mine_n > 0 && !any_valid) {
-      std::set<std::string> seen;
-      for (const auto& m : messages)
-        if (seen.insert(m).second) std::cerr << m << "\n";
-      say("every run of " + sweep_file + " is invalid; nothing was run");
-      status = sweep_bad_input;
-    }
+// A sweep whose runs are all invalid (a broken base scenario, a misspelt path) is refused
+// before any folder is made. Checking up to the first valid run tells, and usually costs
+// one load; the others are checked as they start, beside the running runs.
+int refuse_if_all_invalid(sweep_context& c, const share& mine, const std::string& sweep_file) {
+  std::size_t mine_n = 0;
+  std::vector<std::string> messages;
+  for (const auto& run : c.spec.runs) {
+    if (!mine.contains(run.index)) continue;
+    ++mine_n;
+    if (!check_run(c, run.index)) return 0;
+    messages.insert(messages.end(), c.problems[run.index].begin(), c.problems[run.index].end());
   }
+  if (mine_n == 0) return 0;
+  std::set<std::string> seen;
+  for (const auto& m : messages)
+    if (seen.insert(m).second) std::cerr << m << "\n";
+  say("every run of " + sweep_file + " is invalid; nothing was run");
+  return sweep_bad_input;
+}
+
+void announce(const sweep_context& c, const fs::path& dir, std::size_t to_run, const share& mine, unsigned jobs,
+              const mpi_job* mpi) {
+  std::string how = std::to_string(jobs) + " at a time";
+  if (mpi) how += " on each of " + std::to_string(mpi->size()) + " MPI ranks";
+  std::string what = std::to_string(to_run) + " of " + std::to_string(c.spec.runs.size()) + " runs";
+  if (mine.n > 1) what += " (shard " + std::to_string(mine.k) + "/" + std::to_string(mine.n) + ")";
+  say(what + " of '" + c.spec.name + "' into " + dir.string() + ", " + how);
+}
+
+// The summary of this share (the whole sweep, or a shard's part): the sweep's exit status.
+int write_summary(const sweep_context& c, const share& mine, const fs::path& dir) {
+  try {
+    const table_counts n = summarize(c, mine, mine.n == 1);
+    if (mine.n == 1) {
+      say("'" + c.spec.name + "': " + counts_text(n) + "; summary in " + (dir / "summary.csv").string());
+      std::cout << (dir / "summary.csv").string() << "\n";
+    } else {
+      say("shard " + std::to_string(mine.k) + "/" + std::to_string(mine.n) + ": " + counts_text(n) +
+          "; when every shard is done: ptsim sweep --merge " + dir.string());
+    }
+    return n.failed || n.missing ? sweep_failed : sweep_ok;
+  } catch (const std::exception& e) {
+    say(std::string("cannot write the summary: ") + e.what());
+    return sweep_failed;
+  }
+}
+
+}  // namespace
+
+int run_sweep(const std::string& sweep_file, const sweep_options& o) {
+  const int ranks = launched_ranks();
+  if (ranks > 1 && !built_with_mpi()) {
+    if (launched_rank() == 0)
+      say("started by mpirun with " + std::to_string(ranks) +
+          " ranks, but this ptsim was built without MPI: run it without mpirun, or rebuild with MPI "
+          "(libopenmpi-dev, -DPTSIM_WITH_MPI=ON)");
+    return sweep_bad_input;
+  }
+  const std::unique_ptr<mpi_job> mpi = ranks > 1 ? std::make_unique<mpi_job>() : nullptr;
+  const int rank = mpi ? mpi->rank() : 0;
+  const bool root = rank == 0;
+  const share mine{o.shard_k, o.shard_n};
+
+  sweep_context c;
+  std::string identity;
+  fs::path dir;
+  int status = load_sweep(sweep_file, o, root, c, identity, dir);
+  std::vector<std::size_t> to_run;
+  if (root && status == 0) status = refuse_if_all_invalid(c, mine, sweep_file);
   if (root && status == 0) {
     try {
       to_run = c.folder.prepare(c.spec, identity, mine, o.resume);
@@ -214,20 +245,11 @@ int run_sweep(const std::string& sweep_file, const sweep_options& o) {
   const unsigned jobs = o.jobs ? o.jobs : default_jobs(mpi ? launched_local_ranks() : 1);
   const std::string host = host_name();
   const std::int64_t wall_rank = mpi ? rank : static_cast<std::int64_t>(mine.k);
-  if (root) {
-    std::string how = std::to_string(jobs) + " at a time";
-    if (mpi) how += " on each of " + std::to_string(mpi->size()) + " MPI ranks";
-    std::string what = std::to_string(to_run.size()) + " of " + std::to_string(c.spec.runs.size()) + " runs";
-    if (mine.n > 1) what += " (shard " + std::to_string(mine.k) + "/" + std::to_string(mine.n) + ")";
-    say(what + " of '" + c.spec.name + "' into " + dir.string() + ", " + how);
-  }
+  if (root) announce(c, dir, to_run.size(), mine, jobs, mpi.get());
 
   signal_watch signals;
   sweep_progress progress(to_run.size(), root && isatty(STDERR_FILENO) != 0);
-  pool_options po;
-  po.jobs = jobs;
-  po.timeout_s = o.timeout_s;
-  po.env = run_environment();
+  const pool_options po{jobs, o.timeout_s, run_environment()};
   bool any_failed = false;
   auto on_done = [&](const launch_plan& plan, const run_result& r) {
     any_failed = any_failed || !r.ok;
@@ -242,18 +264,15 @@ int run_sweep(const std::string& sweep_file, const sweep_options& o) {
   };
   run_pool pool(po, [&](std::size_t i) { return plan_run(c, i); }, on_done, signals, root ? &progress : nullptr);
 
-  std::unique_ptr<local_queue> local;
-  work_source* src = nullptr;
-  if (!mpi) {
-    local = std::make_unique<local_queue>(to_run);
-    src = local.get();
-  } else if (root) {
+  // Where the runs come from: this process's list, or rank 0 handing them out over MPI.
+  local_queue local(mpi ? std::vector<std::size_t>{} : to_run);
+  work_source* src = &local;
+  if (mpi && root)
     src = &mpi->dispatch(to_run, [&](const run_result& r, int from) {
       progress.finished(c.spec.runs[r.index].id, r.ok, r.error, r.wall_s, from);
     });
-  } else {
+  else if (mpi)
     src = &mpi->request(signals);
-  }
   const bool completed = pool.run(*src);
 
   if (mpi && !root) {
@@ -264,21 +283,7 @@ int run_sweep(const std::string& sweep_file, const sweep_options& o) {
   if (mpi) ranks_ended = mpi->wait_for_ranks(signals, 30.0);
   progress.close();
 
-  int rc = sweep_ok;
-  try {
-    const table_counts n = summarize(c, mine, mine.n == 1);
-    if (mine.n == 1) {
-      say("'" + c.spec.name + "': " + counts_text(n) + "; summary in " + (dir / "summary.csv").string());
-      std::cout << (dir / "summary.csv").string() << "\n";
-    } else {
-      say("shard " + std::to_string(mine.k) + "/" + std::to_string(mine.n) + ": " + counts_text(n) +
-          "; when every shard is done: ptsim sweep --merge " + dir.string());
-    }
-    if (n.failed || n.missing) rc = sweep_failed;
-  } catch (const std::exception& e) {
-    say(std::string("cannot write the summary: ") + e.what());
-    rc = sweep_failed;
-  }
+  int rc = write_summary(c, mine, dir);
   const int stop = signals.stop_signal();
   if (stop != 0) {
     say(std::string("stopped by ") + (stop == SIGINT ? "Ctrl-C" : strsignal(stop)) +
