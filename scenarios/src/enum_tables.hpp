@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ptsim/thermal/thermal_config.hpp"
+#include "ptsim/tlm/op.hpp"
 #include "ptsim/tlm/platform_config.hpp"
 
 namespace ptsim::scenarios::detail {
@@ -60,5 +61,24 @@ inline constexpr enum_table<thermal::package_kind, 3> thermal_models{
 inline constexpr enum_table<thermal::initial_state, 3> initial_states{{{"ambient", thermal::initial_state::ambient},
                                                                        {"steady", thermal::initial_state::steady},
                                                                        {"file", thermal::initial_state::file}}};
+
+inline constexpr enum_table<tlm::op_kind, 10> op_kinds{{{"gemm", tlm::op_kind::gemm},
+                                                      {"conv", tlm::op_kind::conv},
+                                                      {"attention", tlm::op_kind::attention},
+                                                      {"elementwise", tlm::op_kind::elementwise},
+                                                      {"norm", tlm::op_kind::norm},
+                                                      {"embedding", tlm::op_kind::embedding},
+                                                      {"pool", tlm::op_kind::pool},
+                                                      {"collective", tlm::op_kind::collective},
+                                                      {"transfer", tlm::op_kind::transfer},
+                                                      {"other", tlm::op_kind::other}}};
+
+inline constexpr enum_table<tlm::op_class, 3> op_classes{
+    {{"tensor", tlm::op_class::tensor}, {"vector", tlm::op_class::vector}, {"scalar", tlm::op_class::scalar}}};
+
+inline constexpr enum_table<tlm::collective_kind, 3> collective_kinds{
+    {{"all_reduce", tlm::collective_kind::all_reduce},
+     {"all_gather", tlm::collective_kind::all_gather},
+     {"reduce_scatter", tlm::collective_kind::reduce_scatter}}};
 
 }  // namespace ptsim::scenarios::detail

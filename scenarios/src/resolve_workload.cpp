@@ -1,5 +1,6 @@
 // Scenario reader: the workload (streams, stages, models, graph and trace files).
 #include "enum_tables.hpp"
+#include "graph_file.hpp"
 #include "resolve_sections.hpp"
 
 #include <yaml-cpp/yaml.h>
@@ -100,101 +101,6 @@ bool read_trace(const fs::path& path, std::vector<tlm::trace_entry>& out, std::s
     out.push_back(e);
   }
   if (out.empty()) return error = "the trace file '" + path.string() + "' holds no requests", false;
-  return true;
-}
-
-// A custom graph: YAML `ops:` list, each op by its arithmetic and bytes, or by shape.
-bool read_graph(const fs::path& path, tlm::precision prec, tlm::op_graph& g, std::string& error) {
-  YAML::Node root;
-  try {
-    root = YAML::LoadFile(path.string());
-  } catch (const YAML::Exception& e) {
-    error = "cannot read the graph file '" + path.string() + "': " + e.what();
-    return false;
-  }
-  g.name = root["name"] ? root["name"].as<std::string>() : path.stem().string();
-  g.prec = prec;
-  const YAML::Node ops = root["ops"];
-  if (!ops || !ops.IsSequence() || ops.size() == 0) {
-    error = path.string() + ": expected a non-empty list 'ops'";
-    return false;
-  }
-  static const std::set<std::string> known = {"name",     "kind",     "class",   "flops",   "bytes_read",
-                                              "bytes_written", "weight_bytes", "repeat", "m", "n", "k", "weights",
-                                              "queries",  "attended", "kv_tokens", "heads", "kv_heads", "head_dim",
-                                              "elements", "ops_per_element", "inputs", "collective", "bytes",
-                                              "tokens", "width", "target"};
-  for (std::size_t i = 0; i < ops.size(); ++i) {
-    const YAML::Node n = ops[i];
-    const std::string where = path.string() + ":" + std::to_string(n.Mark().line + 1) + ": ops[" + std::to_string(i) + "]";
-    try {
-      if (!n.IsMap()) throw std::invalid_argument("expected a mapping");
-      for (auto it = n.begin(); it != n.end(); ++it)
-        if (!known.count(it->first.as<std::string>()))
-          throw std::invalid_argument("unknown key '" + it->first.as<std::string>() + "'");
-      auto num = [&](const char* k, double def = -1) {
-        if (!n[k]) {
-          if (def < 0) throw std::invalid_argument(std::string("missing '") + k + "'");
-          return def;
-        }
-        const double v = n[k].as<double>();
-        if (!(v >= 0) || !std::isfinite(v)) throw std::invalid_argument(std::string("'") + k + "' must be a number >= 0");
-        return v;
-      };
-      const std::string name = n["name"] ? n["name"].as<std::string>() : "op" + std::to_string(i);
-      const tlm::op_kind kind = tlm::parse_op_kind(n["kind"] ? n["kind"].as<std::string>() : "other");
-      tlm::op o;
-      if (n["flops"]) {
-        o.name = name;
-        o.kind = kind;
-        o.prec = prec;
-        const std::string cls = n["class"] ? n["class"].as<std::string>() : "";
-        o.cls = cls == "vector" ? tlm::op_class::vector
-                : cls == "scalar" ? tlm::op_class::scalar
-                : cls == "tensor" || kind == tlm::op_kind::gemm || kind == tlm::op_kind::conv ||
-                        kind == tlm::op_kind::attention
-                    ? tlm::op_class::tensor
-                    : tlm::op_class::vector;
-        o.ops = num("flops");
-        o.bytes_read = num("bytes_read", 0);
-        o.bytes_written = num("bytes_written", 0);
-        o.weight_bytes = num("weight_bytes", 0);
-        if (o.weight_bytes > o.bytes_read) throw std::invalid_argument("weight_bytes exceeds bytes_read");
-      } else if (kind == tlm::op_kind::gemm) {
-        o = tlm::gemm_op(name, num("m"), num("n"), num("k"), prec, num("weights", 1) != 0);
-      } else if (kind == tlm::op_kind::attention) {
-        o = tlm::attention_op(name, num("queries"), num("attended"), num("kv_tokens"), num("heads"),
-                              num("kv_heads", num("heads")), num("head_dim"), prec, prec);
-      } else if (kind == tlm::op_kind::embedding) {
-        o = tlm::embedding_op(name, num("tokens"), num("width"), prec);
-      } else if (kind == tlm::op_kind::collective) {
-        const std::string c = n["collective"] ? n["collective"].as<std::string>() : "all_reduce";
-        const tlm::collective_kind ck = c == "all_gather"       ? tlm::collective_kind::all_gather
-                                        : c == "reduce_scatter" ? tlm::collective_kind::reduce_scatter
-                                        : c == "all_reduce"     ? tlm::collective_kind::all_reduce
-                                                                : throw std::invalid_argument(
-                                                                      "collective must be all_reduce, all_gather or "
-                                                                      "reduce_scatter");
-        o = tlm::collective_op(name, ck, num("bytes"), prec);
-      } else if (kind == tlm::op_kind::transfer) {
-        if (!n["target"]) throw std::invalid_argument("missing 'target'");
-        o = tlm::transfer_op(name, n["target"].as<std::string>(), num("bytes_read", 0), num("bytes_written", 0));
-      } else if (n["elements"]) {
-        o = tlm::elementwise_op(name, num("elements"), num("ops_per_element", 1), num("inputs", 1), prec, kind);
-      } else {
-        throw std::invalid_argument("give flops (with bytes_read, bytes_written) or the shape of a " +
-                                    std::string(tlm::to_string(kind)) + " operator");
-      }
-      const double repeat = num("repeat", 1);
-      if (repeat < 1) throw std::invalid_argument("'repeat' must be >= 1");
-      if (kind == tlm::op_kind::collective) o.repeat = repeat;
-      else tlm::fold(o, repeat);
-      g.ops.push_back(o);
-    } catch (const std::exception& e) {
-      error = where + ": " + e.what();
-      return false;
-    }
-  }
   return true;
 }
 
