@@ -69,7 +69,7 @@ void list_components() {
     std::cout << kind << ": " << obj->doc << "\n";
     for (const auto& f : obj->fields) {
       if (f.key == "kind") continue;
-      std::cout << "    " << std::left << std::setw(20) << f.key << std::setw(12) << describe_value(*f.schema)
+      std::cout << "    " << std::left << std::setw(20) << f.key << " " << std::setw(12) << describe_value(*f.schema)
                 << (f.required ? "required " : "") << f.schema->doc;
       if (f.schema->default_value) std::cout << " (default " << *f.schema->default_value << ")";
       std::cout << "\n";
