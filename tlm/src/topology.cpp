@@ -261,15 +261,25 @@ void check_unit_paths(const platform_config& cfg, const topology& topo, problems
 
 }
 
+// A stream's problems, said at the stage (k >= 0) or at the stream (k = -1) and key.
+struct stream_problems {
+  const stream_config& s;
+  const topology& topo;
+  problems& out;
+  void at(int k, const std::string& key, const std::string& msg) const { out.push_back({"stream " + s.name, k, key, msg}); }
+  /// Whether `name` is a compute unit; says so when it is not.
+  bool is_unit(int k, const std::string& key, const std::string& name) const {
+    if (topo.unit(name)) return true;
+    at(k, key, "'" + name + "' is not a compute unit of the platform");
+    return false;
+  }
+};
+
 // An LLM stream: its split, its instances, its units' fabrics and precisions, its KV cache.
 void check_llm_stream(const stream_config& s, const topology& topo, problems& out) {
-  const std::string where = "stream " + s.name;
-  auto stage_at = [&](int k, const std::string& key, const std::string& msg) { out.push_back({where, k, key, msg}); };
-  auto is_unit = [&](int k, const std::string& key, const std::string& name) {
-    if (topo.unit(name)) return true;
-    stage_at(k, key, "'" + name + "' is not a compute unit of the platform");
-    return false;
-  };
+  const stream_problems report{s, topo, out};
+  const auto stage_at = [&](int k, const std::string& key, const std::string& msg) { report.at(k, key, msg); };
+  const auto is_unit = [&](int k, const std::string& key, const std::string& name) { return report.is_unit(k, key, name); };
   const auto& l = s.llm;
   const std::string split = decoder_split_problem(l.shape, l.tensor_parallel);
   if (!split.empty()) stage_at(-1, "llm", split);
@@ -312,13 +322,9 @@ void check_llm_stream(const stream_config& s, const topology& topo, problems& ou
 
 // A stream's stages: their units exist, once each, and can run every operator.
 void check_stages(const stream_config& s, const topology& topo, problems& out) {
-  const std::string where = "stream " + s.name;
-  auto stage_at = [&](int k, const std::string& key, const std::string& msg) { out.push_back({where, k, key, msg}); };
-  auto is_unit = [&](int k, const std::string& key, const std::string& name) {
-    if (topo.unit(name)) return true;
-    stage_at(k, key, "'" + name + "' is not a compute unit of the platform");
-    return false;
-  };
+  const stream_problems report{s, topo, out};
+  const auto stage_at = [&](int k, const std::string& key, const std::string& msg) { report.at(k, key, msg); };
+  const auto is_unit = [&](int k, const std::string& key, const std::string& name) { return report.is_unit(k, key, name); };
   for (std::size_t k = 0; k < s.stages.size(); ++k) {
     const auto& st = s.stages[k];
     const int ki = static_cast<int>(k);
