@@ -146,7 +146,7 @@ void bm_idle_governor(benchmark::State& st) {
 // A DRAM's tick (with self-refresh) and the wall power of the platform through VR and PSU.
 void bm_memory_and_wall(benchmark::State& st) {
   memory_power_params mp;
-  mp.background = units::watts(0.08);
+  mp.background_W = 0.08;
   mp.refresh_W = 0.02;
   mp.energy_per_byte_read_J = mp.energy_per_byte_write_J = 30e-12;
   mp.self_refresh_W = 0.006;

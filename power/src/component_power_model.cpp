@@ -71,7 +71,7 @@ class memory_device_power final : public component_power_model {
   double at_opp_W(double, double, double, double) const override { return m_.background_W(); }
 
   double floor_W(double, double) const override {
-    double p = p_.background.value() + p_.refresh_W;
+    double p = p_.background_W + p_.refresh_W;
     if (p_.self_refresh_W >= 0) p = std::min(p, p_.self_refresh_W);
     for (double w : p_.low_power_state_W) p = std::min(p, w);
     return std::max(0.0, p);

@@ -5,7 +5,7 @@
 namespace ptsim::power {
 
 memory_power_model::memory_power_model(const memory_power_params& p)
-    : background_W_(detail::require_non_negative("background", units::value_si(p.background))),
+    : background_W_(detail::require_non_negative("background", p.background_W)),
       e_read_(detail::require_non_negative("energy_per_byte_read_J", p.energy_per_byte_read_J)),
       e_write_(detail::require_non_negative("energy_per_byte_write_J", p.energy_per_byte_write_J)),
       refresh_W_(detail::require_non_negative("refresh_W", p.refresh_W)),

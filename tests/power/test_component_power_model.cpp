@@ -35,7 +35,7 @@ TEST_CASE("compute unit: C V^2 f a + leakage, idle-state residency replacing lea
 
 TEST_CASE("memory device: background, energy per byte, self-refresh; APST states") {
   power::memory_power_params p;
-  p.background = units::watts(0.08);
+  p.background_W = 0.08;
   p.energy_per_byte_read_J = 30e-12;
   p.energy_per_byte_write_J = 32e-12;
   p.self_refresh_W = 0.01;
@@ -51,7 +51,7 @@ TEST_CASE("memory device: background, energy per byte, self-refresh; APST states
   CHECK(m->floor_W(0, 300) == doctest::Approx(0.01));
 
   power::memory_power_params nvme;
-  nvme.background = units::watts(5.0);
+  nvme.background_W = 5.0;
   nvme.low_power_state_W = {0.07};
   auto d = power::make_memory_device_power(nvme);
   component_activity idle;

@@ -82,7 +82,7 @@ TEST_CASE("state power as a share of leakage; one form per list; deeper may not 
 
 TEST_CASE("DRAM power: background, refresh and bytes while active; self-refresh after the idle timer") {
   memory_power_params p;
-  p.background = ptsim::units::watts(0.5);
+  p.background_W = 0.5;
   p.refresh_W = 0.1;
   p.energy_per_byte_read_J = 30e-12;
   p.energy_per_byte_write_J = 40e-12;

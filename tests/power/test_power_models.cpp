@@ -76,7 +76,7 @@ TEST_CASE("compute_power_params validation names the parameter") {
 
 TEST_CASE("memory power: background + energy per byte / period") {
   memory_power_params p;
-  p.background = units::watts(0.5);
+  p.background_W = 0.5;
   p.energy_per_byte_read_J = 10e-12;   // 10 pJ/B
   p.energy_per_byte_write_J = 15e-12;  // 15 pJ/B
   const memory_power_model m(p);
@@ -89,7 +89,7 @@ TEST_CASE("memory power: background + energy per byte / period") {
 
 TEST_CASE("NVMe power states: idle power replaced by each state's for its residency") {
   memory_power_params p;
-  p.background = units::watts(5.0);     // PS0 idle
+  p.background_W = 5.0;     // PS0 idle
   p.energy_per_byte_read_J = 2.14e-9;   // (20 W - 5 W) / 7 GB/s
   p.low_power_state_W = {0.07, 0.005};  // PS3, PS4
   const memory_power_model m(p);
@@ -103,7 +103,7 @@ TEST_CASE("NVMe power states: idle power replaced by each state's for its reside
 }
 
 TEST_CASE("memory_power_params validation names the parameter") {
-  check_rejects([] { memory_power_params p; p.background = units::watts(-1); memory_power_model m(p); }, "background");
+  check_rejects([] { memory_power_params p; p.background_W = -1; memory_power_model m(p); }, "background");
   check_rejects([] { memory_power_params p; p.energy_per_byte_read_J = -1; memory_power_model m(p); }, "energy_per_byte_read_J");
   check_rejects([] {
     memory_power_params p;

@@ -116,7 +116,7 @@ TEST_CASE("default.yaml: components, with schema defaults where the file says no
   const auto* p_mem = power_of(sc, "lpddr");
   REQUIRE(p_mem != nullptr);
   CHECK(p_mem->kind == ps::component_power::model::memory);
-  CHECK(p_mem->memory.background.value() == Approx(0.080));
+  CHECK(p_mem->memory.background_W == Approx(0.080));
   CHECK(p_mem->memory.energy_per_byte_read_J == Approx(30e-12));
   CHECK(p_mem->memory.energy_per_byte_write_J == Approx(32e-12));
   const auto* p_noc = power_of(sc, "noc");

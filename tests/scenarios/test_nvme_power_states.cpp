@@ -32,7 +32,7 @@ TEST_CASE("the server preset's NVMe drive has PS3 and PS4 under APST") {
   REQUIRE(p.low_power_state_W.size() == 2);
   CHECK(p.low_power_state_W[0] == doctest::Approx(0.07));
   CHECK(p.low_power_state_W[1] == doctest::Approx(0.01));
-  CHECK(ptsim::units::value_si(p.background) == doctest::Approx(5.0));
+  CHECK(p.background_W == doctest::Approx(5.0));
 }
 
 TEST_CASE("NVMe power-state mistakes are placed") {

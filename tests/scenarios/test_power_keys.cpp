@@ -153,7 +153,7 @@ TEST_CASE("a DRAM preset scales by capacity; keys in the file override it") {
   const auto& m = power_of(sc, "lpddr").memory;
   const double gb = 12.0 * 1024 * 1024 * 1024 / 1e9;  // 12 GiB
   const auto* pre = ptsim::power::find_memory_preset("lpddr5x");
-  CHECK(ptsim::units::value_si(m.background) == doctest::Approx(pre->background_W_per_GB * gb));
+  CHECK(m.background_W == doctest::Approx(pre->background_W_per_GB * gb));
   CHECK(m.refresh_W == doctest::Approx(pre->refresh_W_per_GB * gb));
   CHECK(m.self_refresh_W == doctest::Approx(pre->self_refresh_W_per_GB * gb));
   CHECK(m.self_refresh_after_s == doctest::Approx(2e-3));

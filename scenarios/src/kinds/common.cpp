@@ -57,7 +57,7 @@ void add_memory_power(scenario& sc, const std::string& name, double background_W
   component_power cp;
   cp.component = name;
   cp.kind = component_power::model::memory;
-  cp.memory.background = units::watts(background_W);
+  cp.memory.background_W = background_W;
   cp.memory.energy_per_byte_read_J = read_J;
   cp.memory.energy_per_byte_write_J = write_J;
   sc.power.push_back(cp);

@@ -18,7 +18,7 @@
 //   P = P_background * (1 - sum_k r_k) + sum_k P_k * r_k + (E_read * bytes_read + E_write * bytes_written) / period,
 //   r_k = s_k / period
 //
-// P_background is the drive's PS0 idle power, P_k the state's power [W]; entries and exits
+// P_background (background_W) is the drive's PS0 idle power, P_k the state's power [W]; entries and exits
 // count as PS0 (the drive draws at least its idle power while changing state).
 #include <string>
 #include <vector>
@@ -28,7 +28,7 @@
 namespace ptsim::power {
 
 struct memory_power_params {
-  units::watts_t background = units::watts(0.0);
+  double background_W = 0.0;       ///< always, while powered
   double energy_per_byte_read_J = 0.0;
   double energy_per_byte_write_J = 0.0;
   double refresh_W = 0.0;          ///< auto-refresh while active
