@@ -260,13 +260,14 @@ std::vector<unit_time_row> result_reader::unit_summary() const {
   auto c = p_->open_table(layout::group_unit_summary, layout::unit_summary_columns, &n);
   h5::handle g = h5::open_group(p_->file.get(), layout::group_unit_summary, ctx);
   const auto unit = labels_of(g.get(), layout::unit_dim, n, ctx);
-  std::vector<std::vector<double>> v;
-  for (std::size_t k = 0; k < 6; ++k) v.push_back(h5::read_doubles(c[k].get(), nullptr, ctx));
-  const auto ops = h5::read_ints(c[6].get(), ctx);
   std::vector<unit_time_row> rows(n);
-  for (std::size_t i = 0; i < n; ++i)
-    rows[i] = {unit[i], v[0][i], v[1][i], v[2][i], v[3][i], v[4][i], v[5][i],
-               static_cast<std::uint64_t>(std::max<std::int64_t>(0, ops[i]))};
+  for (std::size_t i = 0; i < n; ++i) rows[i].unit = unit[i];
+  for (std::size_t k = 0; k < layout::unit_summary_fields.size(); ++k) {
+    const auto v = h5::read_doubles(c[k].get(), nullptr, ctx);
+    for (std::size_t i = 0; i < n; ++i) rows[i].*layout::unit_summary_fields[k] = v[i];
+  }
+  const auto ops = h5::read_ints(c[layout::unit_summary_ops_column].get(), ctx);
+  for (std::size_t i = 0; i < n; ++i) rows[i].ops = static_cast<std::uint64_t>(std::max<std::int64_t>(0, ops[i]));
   return rows;
 }
 
@@ -288,11 +289,12 @@ std::vector<domain_summary_row> result_reader::domain_summary() const {
   }
   h5::handle g = h5::open_group(p_->file.get(), layout::group_domain_summary, ctx);
   const auto domain = labels_of(g.get(), layout::domain_dim, n, ctx);
-  std::vector<std::vector<double>> v;
-  for (const auto& col : c) v.push_back(h5::read_doubles(col.get(), nullptr, ctx));
-  v.resize(all.size(), std::vector<double>(n, 0.0));
-  std::vector<domain_summary_row> rows(n);
-  for (std::size_t i = 0; i < n; ++i) rows[i] = {domain[i], v[0][i], v[1][i], v[2][i], v[3][i], v[4][i], v[5][i]};
+  std::vector<domain_summary_row> rows(n);  // columns a 1.1 file lacks stay 0
+  for (std::size_t i = 0; i < n; ++i) rows[i].domain = domain[i];
+  for (std::size_t k = 0; k < c.size(); ++k) {
+    const auto v = h5::read_doubles(c[k].get(), nullptr, ctx);
+    for (std::size_t i = 0; i < n; ++i) rows[i].*layout::domain_summary_fields[k] = v[i];
+  }
   return rows;
 }
 

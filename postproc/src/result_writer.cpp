@@ -591,15 +591,11 @@ void result_writer::impl::write_unit_summary() {
   const auto& c = layout::unit_summary_columns;
   labelled_group g(file.get(), layout::group_unit_summary, layout::unit_dim,
                    column_of(r, &unit_time_row::unit), ctx);
-  g.add(c[0], column_of(r, &unit_time_row::compute_bound_s), ctx);
-  g.add(c[1], column_of(r, &unit_time_row::memory_bound_s), ctx);
-  g.add(c[2], column_of(r, &unit_time_row::interconnect_bound_s), ctx);
-  g.add(c[3], column_of(r, &unit_time_row::dvfs_stall_s), ctx);
-  g.add(c[4], column_of(r, &unit_time_row::idle_exit_s), ctx);
-  g.add(c[5], column_of(r, &unit_time_row::idle_s), ctx);
+  for (std::size_t k = 0; k < layout::unit_summary_fields.size(); ++k)
+    g.add(c[k], column_of(r, layout::unit_summary_fields[k]), ctx);
   std::vector<std::int64_t> ops_count;
   for (const auto& row : r) ops_count.push_back(static_cast<std::int64_t>(row.ops));
-  g.add(c[6], ops_count, ctx);
+  g.add(c[layout::unit_summary_ops_column], ops_count, ctx);
   g.attach(layout::unit_dim, ctx);
 }
 
@@ -609,12 +605,8 @@ void result_writer::impl::write_domain_summary() {
   labelled_group g(file.get(), layout::group_domain_summary, layout::domain_dim,
                    column_of(r, &domain_summary_row::domain), ctx);
   const auto& c = layout::domain_summary_columns;
-  g.add(c[0], column_of(r, &domain_summary_row::throttled_fraction), ctx);
-  g.add(c[1], column_of(r, &domain_summary_row::throttled_thermal_fraction), ctx);
-  g.add(c[2], column_of(r, &domain_summary_row::throttled_power_fraction), ctx);
-  g.add(c[3], column_of(r, &domain_summary_row::busy_s), ctx);
-  g.add(c[4], column_of(r, &domain_summary_row::time_lost_thermal_s), ctx);
-  g.add(c[5], column_of(r, &domain_summary_row::time_lost_power_s), ctx);
+  for (std::size_t k = 0; k < layout::domain_summary_fields.size(); ++k)
+    g.add(c[k], column_of(r, layout::domain_summary_fields[k]), ctx);
   g.attach(layout::domain_dim, ctx);
 }
 

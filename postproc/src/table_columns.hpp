@@ -4,6 +4,7 @@
 #include <array>
 
 #include "h5_io.hpp"
+#include "ptsim/postproc/result_file.hpp"
 
 namespace ptsim::postproc::layout {
 
@@ -77,5 +78,20 @@ inline constexpr std::array<column_def, 6> domain_summary_columns{{
 }};
 /// Columns a file of schema 1.1 may lack (read as 0).
 inline constexpr std::size_t domain_summary_columns_in_1_1 = 3;
+
+// The row fields the number columns hold, in the columns' order: the writer and the reader
+// both walk these, so a column is bound to its field here and nowhere else.
+inline constexpr std::array<double unit_time_row::*, 6> unit_summary_fields{
+    &unit_time_row::compute_bound_s, &unit_time_row::memory_bound_s, &unit_time_row::interconnect_bound_s,
+    &unit_time_row::dvfs_stall_s,    &unit_time_row::idle_exit_s,    &unit_time_row::idle_s};
+/// unit_summary's last column: the operator count.
+inline constexpr std::size_t unit_summary_ops_column = unit_summary_fields.size();
+static_assert(unit_summary_columns.size() == unit_summary_fields.size() + 1);
+
+inline constexpr std::array<double domain_summary_row::*, 6> domain_summary_fields{
+    &domain_summary_row::throttled_fraction, &domain_summary_row::throttled_thermal_fraction,
+    &domain_summary_row::throttled_power_fraction, &domain_summary_row::busy_s,
+    &domain_summary_row::time_lost_thermal_s, &domain_summary_row::time_lost_power_s};
+static_assert(domain_summary_columns.size() == domain_summary_fields.size());
 
 }  // namespace ptsim::postproc::layout
