@@ -19,7 +19,7 @@ loop_module::~loop_module() = default;
 
 loop_module::loop_module(sc_core::sc_module_name name, control_loop& loop, tlm::platform& plat, double period_s,
                          const std::vector<double>& transition_latency_s, const scenarios::scenario& sc)
-    : sc_module(name), loop_(loop), plat_(plat), period_s_(period_s), latency_s_(transition_latency_s) {
+    : sc_module(name), loop_(loop), period_s_(period_s), latency_s_(transition_latency_s) {
   // The platform's components, by role and index as resolved (the loop's inputs, in the
   // same order); power rows after them (fans) have no activity to gather.
   for (const auto& ref : sc.components) {

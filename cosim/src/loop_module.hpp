@@ -29,7 +29,6 @@ class loop_module : public sc_core::sc_module {
  private:
   void tick();
   control_loop& loop_;
-  tlm::platform& plat_;
   double period_s_;
   std::vector<double> latency_s_;
   std::int64_t k_ = 0;
