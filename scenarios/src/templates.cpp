@@ -304,11 +304,18 @@ class expander {
     map_result r;
     for (const auto& k : keys) r.has_loops = r.has_loops || is_loop_key(k);
     r.node.SetStyle(top.node.Style());
+    // A key that is not a name (`null:`, `~:`, a mapping as a key) has nothing to look up by.
+    for (const auto& l : layers)
+      for (auto it = l.node.begin(); it != l.node.end(); ++it)
+        if (!it->first.IsScalar() || !l.node[it->first.Scalar()])
+          report(it->first.Mark(), out, l.path, "expected a key that is a name, found a null or structured key", sc,
+                 l.template_name);
     for (const auto& raw : keys) {
       // The layers that hold this key, highest priority first.
       std::vector<const layer*> holders;
       for (const auto& l : layers)
         if (l.node[raw]) holders.push_back(&l);
+      if (holders.empty()) continue;  // not a name: reported above
       YAML::Node key_node;
       for (auto it = holders.front()->node.begin(); it != holders.front()->node.end(); ++it)
         if (it->first.Scalar() == raw) key_node = it->first;

@@ -182,6 +182,18 @@ TEST_CASE("an instance value made by substitution keeps its line:column") {
   CHECK(seen);
 }
 
+TEST_CASE("a null key inside a template or loop is an error at its position, not a crash") {
+  // Found by fuzz_scenario: `{ null: ... }` has no name to merge the layers by.
+  const std::string text =
+      replace_once(default_text(), "  power_map: { lpddr: mem_ctrl }", "  power_map:\n    for k in 0..1: { null: mem_ctrl }");
+  const auto ds = load_errors(text);
+  REQUIRE(!ds.empty());
+  const auto p = position_of(text, "null: mem_ctrl");
+  CHECK(ds[0].line == p.line);
+  CHECK(ds[0].column == p.column);
+  CHECK(contains(ds[0].message, "expected a key that is a name"));
+}
+
 TEST_CASE("loop and substitution errors: unknown variable, bad range, braces") {
   const std::string text = replace_once(default_text(), "  power_map: { lpddr: mem_ctrl }",
                                         "  power_map:\n    for k in 0..1: { \"x{j}\": mem_ctrl }");
