@@ -20,8 +20,17 @@
 #include "commands.hpp"
 #include "ptsim/thermal/hotspot_run.hpp"
 
+#ifdef PTSIM_SANITIZED
+// Sanitizer builds link the full command line in (CMakeLists.txt) instead of loading it:
+// LeakSanitizer must see SystemC's thread stacks, which tlm/src/sanitizer_stack.cpp books by
+// interposing mmap, and an interposer in a dlopen'ed module comes after libc in the symbol
+// lookup order, so it would never see libsystemc's calls.
+extern "C" int ptsim_full_main(int argc, char** argv);
+#endif
+
 namespace {
 
+#ifndef PTSIM_SANITIZED
 // The module's file: next to the executable in the build tree, PTSIM_FULL_MODULE_FROM_BINDIR
 // relative to it in an install (bin/ptsim, lib/ptsim/ptsim-full.so), so that an installed
 // tree can be moved.
@@ -37,12 +46,6 @@ std::vector<std::string> module_candidates() {
   return {dir + "/" PTSIM_FULL_MODULE_NAME, dir + "/" PTSIM_FULL_MODULE_FROM_BINDIR};
 }
 
-#ifdef PTSIM_SANITIZED
-constexpr int deepbind = 0;
-#else
-constexpr int deepbind = RTLD_DEEPBIND;
-#endif
-
 int run_full(int argc, char** argv) {
   std::string errors;
   for (const auto& path : module_candidates()) {
@@ -53,9 +56,9 @@ int run_full(int argc, char** argv) {
     // look symbols up in their own order first, not after this executable's few each time
     // (~1 ms for ~17,000 relocations). That is safe because this executable is compiled
     // without copy relocations (-fPIC, CMakeLists.txt), so that std::cout and the rest
-    // have one address; sanitizer runtimes refuse DEEPBIND. The module exports only its
+    // have one address. The module exports only its
     // two entry points (full.cpp).
-    void* module = dlopen(path.c_str(), RTLD_LAZY | RTLD_GLOBAL | deepbind);
+    void* module = dlopen(path.c_str(), RTLD_LAZY | RTLD_GLOBAL | RTLD_DEEPBIND);
     if (!module) {
       errors += std::string("\n  ") + dlerror();
       continue;
@@ -73,6 +76,9 @@ int run_full(int argc, char** argv) {
             << errors << "\n";
   return ptsim::cosim::cli::exit_failed;
 }
+#else
+int run_full(int argc, char** argv) { return ptsim_full_main(argc, argv); }
+#endif
 
 }  // namespace
 
