@@ -21,8 +21,6 @@ std::string fmt_g(double v) {
   return b;
 }
 
-// A period the control loop can only honour in whole control ticks: given explicitly and
-// not a whole multiple, say what will happen instead of rounding silently.
 void warn_unless_ticks(const view& v, const char* key, double value, double tick, bool rounds_up) {
   if (!v.has(key) || !(tick > 0)) return;
   const double n = value / tick;
