@@ -4,6 +4,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "ptsim/text/input_file.hpp"
 #include "yaml_tree.hpp"
 
 namespace ptsim::scenarios::detail {
@@ -98,16 +99,15 @@ YAML::Node apply_extends(const YAML::Node& root, const std::string& file, origin
     return root;
   }
   const fs::path base_path = fs::path(file).parent_path() / ext.Scalar();
-  std::ifstream in(base_path, std::ios::binary);
-  if (!in) {
-    o.report(ext, "extends", "cannot open the base scenario '" + base_path.string() + "'");
+  std::string why;
+  const auto content = text::read_input_file(base_path, why);
+  if (!content) {
+    o.report(ext, "extends", "cannot open the base scenario '" + base_path.string() + "': " + why);
     return root;
   }
-  std::ostringstream ss;
-  ss << in.rdbuf();
   YAML::Node base;
   try {
-    base = YAML::Load(ss.str());
+    base = YAML::Load(*content);
   } catch (const YAML::ParserException& e) {
     o.sink->push_back({base_path.string(), e.mark.line + 1, e.mark.column + 1, "", "YAML syntax error: " + e.msg});
     return root;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "enum_tables.hpp"
+#include "ptsim/text/input_file.hpp"
 #include "ptsim/tlm/operators.hpp"
 #include "yaml_tree.hpp"
 
@@ -103,9 +104,15 @@ bool read_op(const view& n, std::size_t i, tlm::precision prec, tlm::op& o) {
 }  // namespace
 
 bool read_graph(const std::filesystem::path& path, tlm::precision prec, tlm::op_graph& g, std::string& error) {
+  std::string why;
+  const auto content = text::read_input_file(path, why);
+  if (!content) {
+    error = "cannot read the graph file '" + path.string() + "': " + why;
+    return false;
+  }
   YAML::Node root;
   try {
-    root = YAML::LoadFile(path.string());
+    root = YAML::Load(*content);
   } catch (const YAML::Exception& e) {
     error = "cannot read the graph file '" + path.string() + "': " + e.what();
     return false;

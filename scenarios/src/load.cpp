@@ -2,6 +2,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "ptsim/text/input_file.hpp"
 #include "resolve.hpp"
 #include "templates.hpp"
 
@@ -104,11 +105,10 @@ scenario load_scenario_text(const std::string& text, const std::string& origin_n
 }
 
 scenario load_scenario_file(const std::string& path, const load_options& opts) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw scenario_error({diagnostic{path, 0, 0, "", "cannot open the scenario file"}});
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return load(ss.str(), path, opts, true);
+  std::string why;
+  const auto content = text::read_input_file(path, why);
+  if (!content) throw scenario_error({diagnostic{path, 0, 0, "", "cannot open the scenario file: " + why}});
+  return load(*content, path, opts, true);
 }
 
 }  // namespace ptsim::scenarios

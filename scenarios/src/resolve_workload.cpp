@@ -18,6 +18,7 @@
 #include "ptsim/power/compute_power.hpp"
 #include "ptsim/power/dt_opp.hpp"
 #include "ptsim/power/energy_model.hpp"
+#include "ptsim/text/input_file.hpp"
 #include "ptsim/thermal/floorplan_builder.hpp"
 #include "ptsim/thermal/plant.hpp"
 #include "ptsim/tlm/model_zoo.hpp"
@@ -35,6 +36,8 @@ namespace {
 // The first line is a header only when none of its fields is a number: a first line of
 // data is data, and a first line that is half numbers is an error like any other.
 bool read_trace(const fs::path& path, std::vector<tlm::trace_entry>& out, std::string& error) {
+  if (auto problem = text::input_file_problem(path))
+    return error = "cannot open the trace file '" + path.string() + "': " + *problem, false;
   std::ifstream in(path);
   if (!in) return error = "cannot open the trace file '" + path.string() + "'", false;
   std::string line;

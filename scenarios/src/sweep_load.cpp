@@ -9,6 +9,7 @@
 #include <map>
 #include <sstream>
 
+#include "ptsim/text/input_file.hpp"
 #include "diagnostic_text.hpp"
 #include "ptsim/scenarios/schema.hpp"
 #include "ptsim/scenarios/sweep.hpp"
@@ -320,11 +321,12 @@ std::vector<std::uint64_t> read_seeds(const std::map<std::string, entry>& top, c
 }
 
 std::string read_text(const std::string& path, const char* what, const source_pos& at, const std::string& origin) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw scenario_error({diagnostic{origin, at.line, at.column, "", std::string("cannot open the ") + what + " '" + path + "'"}});
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  std::string why;
+  auto content = text::read_input_file(path, why);
+  if (!content)
+    throw scenario_error(
+        {diagnostic{origin, at.line, at.column, "", std::string("cannot open the ") + what + " '" + path + "': " + why}});
+  return std::move(*content);
 }
 
 }  // namespace
@@ -345,11 +347,9 @@ bool is_sweep_text(const std::string& text) {
 }
 
 bool is_sweep_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return is_sweep_text(ss.str());
+  std::string why;
+  const auto content = text::read_input_file(path, why);
+  return content && is_sweep_text(*content);
 }
 
 sweep_spec load_sweep_text(const std::string& text, const std::string& file) {

@@ -85,3 +85,17 @@ TEST_CASE("a CPU cluster wired straight to a memory, and a transfer to nowhere")
   CHECK(y.r.exit_code == 2);
   CHECK(has(y.r.err, "'cpu1' cannot reach 'nvme0'"));
 }
+
+TEST_CASE("a directory or a device where a file is expected") {
+  // A directory would open and read as empty text; /dev/zero would never end.
+  const auto x = refuse("server-training.yaml", "--set workload.streams.train.stages.0.graph=graphs");
+  CHECK(x.r.exit_code == 2);
+  CHECK(has(x.r.err, "workload.streams.train.stages[0].graph: cannot read the graph file"));
+  CHECK(has(x.r.err, "graphs': is a directory"));
+  CHECK_FALSE(x.wrote);
+  const auto y = refuse("server-llm-serving.yaml",
+                        "--set workload.streams.chat.arrival.kind=trace --set workload.streams.chat.arrival.file=/dev/zero");
+  CHECK(y.r.exit_code == 2);
+  CHECK(has(y.r.err, "cannot open the trace file '/dev/zero': is a device, not a file"));
+  CHECK_FALSE(y.wrote);
+}

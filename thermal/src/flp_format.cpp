@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "ptsim/text/input_file.hpp"
 #include "text_parse.hpp"
 
 namespace ptsim::thermal {
@@ -95,11 +96,7 @@ floorplan parse_flp(const std::string& text, const std::string& source_name) {
 }
 
 flp_contents read_flp_contents(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(path.string() + ": cannot open floorplan file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_flp_contents(text.str(), path.string());
+  return parse_flp_contents(text::read_input_file_or_throw(path, "floorplan file"), path.string());
 }
 
 floorplan read_flp(const std::filesystem::path& path) { return read_flp_contents(path).fp; }

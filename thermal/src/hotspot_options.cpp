@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "ptsim/text/nearest_name.hpp"
+#include "ptsim/text/input_file.hpp"
 #include "text_parse.hpp"
 
 namespace ptsim::thermal {
@@ -217,11 +218,7 @@ void hotspot_options::add_config_text(const std::string& text, const std::string
 }
 
 void hotspot_options::add_config_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(path.string() + ": cannot open configuration file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  add_config_text(text.str(), path.string());
+  add_config_text(text::read_input_file_or_throw(path, "configuration file"), path.string());
 }
 
 void hotspot_options::add_default(const std::string& name, const std::string& value,

@@ -5,6 +5,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "ptsim/text/input_file.hpp"
 #include "text_parse.hpp"
 
 namespace ptsim::thermal {
@@ -115,11 +116,7 @@ std::vector<lcf_layer> parse_lcf(const std::string& text, const std::string& sou
 }
 
 std::vector<lcf_layer> read_lcf(const std::filesystem::path& path, const material_list& materials) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(path.string() + ": cannot open layer configuration file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_lcf(text.str(), path.string(), materials);
+  return parse_lcf(text::read_input_file_or_throw(path, "layer configuration file"), path.string(), materials);
 }
 
 }  // namespace ptsim::thermal

@@ -4,6 +4,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "ptsim/text/input_file.hpp"
 #include "text_parse.hpp"
 
 namespace ptsim::thermal {
@@ -82,11 +83,7 @@ void material_list::add_text(const std::string& text, const std::string& source)
 }
 
 void material_list::add_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(path.string() + ": cannot open materials file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  add_text(text.str(), path.string());
+  add_text(text::read_input_file_or_throw(path, "materials file"), path.string());
 }
 
 }  // namespace ptsim::thermal

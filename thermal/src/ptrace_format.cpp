@@ -3,12 +3,15 @@
 #include <stdexcept>
 #include <unordered_map>
 
+#include "ptsim/text/input_file.hpp"
 #include "text_parse.hpp"
 
 namespace ptsim::thermal {
 
 ptrace_reader::ptrace_reader(const std::filesystem::path& path)
-    : in_(path, std::ios::binary), source_(path.string()) {
+    : source_(path.string()) {
+  if (auto problem = text::input_file_problem(path)) throw std::runtime_error(source_ + ": cannot open power trace: " + *problem);
+  in_.open(path, std::ios::binary);
   if (!in_) throw std::runtime_error(source_ + ": cannot open power trace");
   if (!next_words(names_))
     throw std::runtime_error(source_ + ": expected a header line of block names, found an empty file");

@@ -7,6 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "ptsim/text/input_file.hpp"
 #include "text_parse.hpp"
 
 namespace ptsim::thermal {
@@ -96,11 +97,7 @@ std::vector<named_temperature> parse_steady(const std::string& text, const std::
 }
 
 std::vector<named_temperature> read_steady(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(path.string() + ": cannot open temperature file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_steady(text.str(), path.string());
+  return parse_steady(text::read_input_file_or_throw(path, "temperature file"), path.string());
 }
 
 }  // namespace ptsim::thermal
