@@ -1,5 +1,6 @@
 // `extends:` — a scenario that is another scenario with some sections changed, so the
 // library holds each platform once (phone-throttle extends default, for instance).
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -31,9 +32,14 @@ YAML::Node merge(const YAML::Node& base, const YAML::Node& child, const std::str
       o.removals.push_back({key, child_file, at});
     } else if (child[key]) {
       out[key] = merge(it->second, child[key], p, base_file, child_file, o);
+      // A value the child gives is the child's, whichever base (perhaps deeper) gave the key.
+      if (!(it->second.IsMap() && child[key].IsMap())) o.path_files.emplace_back(p, child_file);
     } else {
       out[key] = it->second;
-      o.path_files.emplace_back(p, base_file);
+      // The base's own unless a deeper base gave it (that merge, run first, said so).
+      const bool deeper = std::any_of(o.path_files.begin(), o.path_files.end(),
+                                      [&](const auto& pf) { return starts_with_path(p, pf.first); });
+      if (!deeper) o.path_files.emplace_back(p, base_file);
     }
   }
   for (auto it = child.begin(); it != child.end(); ++it) {
@@ -57,6 +63,7 @@ YAML::Node merge(const YAML::Node& base, const YAML::Node& child, const std::str
       continue;
     }
     out[key] = it->second;
+    o.path_files.emplace_back(join_path(path, key), child_file);
   }
   return out;
 }

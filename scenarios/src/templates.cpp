@@ -66,6 +66,7 @@ struct scope {
   bool substitute = false;  ///< inside a loop body or a template: `{...}` is replaced
   bool instances = false;   ///< this mapping is a loop body: each entry is an instance
   std::string instance;     ///< e.g. "in instance gpu3 of gpu{i} (i = 3)"
+  std::string instance_name;  ///< e.g. "gpu3" or "i = 2": how a folded error lists it
   std::vector<std::string> templates;  ///< templates being used, outermost first (cycles)
   std::string values() const {
     std::string t;
@@ -120,7 +121,7 @@ class expander {
     for (char c : out)
       if (c == '[') path += '.';
       else if (c != ']') path += c;
-    o_.expansions.push_back({path, src, m, ctx});
+    o_.expansions.push_back({path, src, m, ctx, sc.instance_name});
   }
 
   // An error at `m`, naming the instance (through a note that lives as long as the report).
@@ -276,7 +277,10 @@ class expander {
       }
     }
     scope child = sc;
-    if (outer.instances) child.instance = "in instance " + key + " of " + raw + " (" + sc.values() + ")";
+    if (outer.instances) {
+      child.instance = "in instance " + key + " of " + raw + " (" + sc.values() + ")";
+      child.instance_name = key;
+    }
     const std::string child_out = join_path(out, key);
     std::vector<layer> sub;
     for (const layer* l : holders) {
@@ -351,6 +355,7 @@ class expander {
         inner.substitute = true;
         inner.vars.push_back({lp.var, v});
         inner.instance = "in item " + inner.values() + " of '" + raw + "'";
+        inner.instance_name = inner.values();
         result.push_back(node(header->second, join_path(item_src, raw), out + "[" + std::to_string(written++) + "]",
                               inner, tpl));
       }

@@ -1,5 +1,6 @@
 #include "yaml_tree.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <sstream>
@@ -24,11 +25,15 @@ std::string dotted(const std::string& path) {
   return out;
 }
 
+}  // namespace
+
 bool starts_with_path(const std::string& path_any, const std::string& prefix_any) {
   const std::string path = dotted(path_any), prefix = dotted(prefix_any);
   return path == prefix || (path.size() > prefix.size() && path.compare(0, prefix.size(), prefix) == 0 &&
                             path[prefix.size()] == '.');
 }
+
+namespace {
 
 std::string type_name(const schema_node& s) {
   switch (s.type) {
@@ -140,6 +145,17 @@ void origin::report(const YAML::Mark& at, const std::string& path, const std::st
   emit(*sink, at, path, message, false);
 }
 
+namespace {
+// "gpu1, gpu2, ..., gpu7": at most eight names, then how many more.
+std::string fold_list(const std::vector<std::string>& names) {
+  constexpr std::size_t shown = 8;
+  std::string t;
+  for (std::size_t i = 0; i < names.size() && i < shown; ++i) t += (i ? ", " : "") + names[i];
+  if (names.size() > shown) t += " and " + std::to_string(names.size() - shown) + " more";
+  return t;
+}
+}  // namespace
+
 void origin::emit(std::vector<diagnostic>& out, const YAML::Mark& at, const std::string& path,
                   const std::string& message, bool warning) const {
   diagnostic d;
@@ -157,34 +173,55 @@ void origin::emit(std::vector<diagnostic>& out, const YAML::Mark& at, const std:
                        (dp.size() > n.path.size() && dp.compare(0, n.path.size(), n.path) == 0 && dp[n.path.size()] == '.');
     if (under && (!note || n.path.size() > note->path.size())) note = &n;
   }
+  // A value that replaced the expanded one at the same path (an entry written beside a loop
+  // under an instance's name) is not what the note describes: it is where it is written.
+  if (note && note->path == dp && !at.is_null() && !note->mark.is_null() &&
+      (at.line != note->mark.line || at.column != note->mark.column))
+    note = nullptr;
   if (note) {
     std::string rest = dp.substr(note->path.size());  // "" or ".key..." below the note
     if (note->path.empty() && !rest.empty()) rest = "." + rest;
     source = note->source_path.empty() ? rest.substr(rest.empty() ? 0 : 1) : note->source_path + rest;
     if (mark.is_null()) mark = note->mark;
-    if (!note->context.empty()) d.message += " (" + note->context + ")";
   }
   // A name that a derived scenario removed, still used here.
   for (const auto& r : removals)
     if (message.find("'" + r.key + "'") != std::string::npos)
       d.message += " ('" + r.key + "' was removed at " + r.file + ":" + std::to_string(r.mark.line + 1) + ":" +
                    std::to_string(r.mark.column + 1) + "; remove or change what uses it too)";
-  for (const auto& p : override_paths)
-    if (starts_with_path(path, p) || starts_with_path(source, p)) {
-      d.file = "--set " + p;
-      out.push_back(d);
-      return;
+  const auto set_by = std::find_if(override_paths.begin(), override_paths.end(), [&](const std::string& p) {
+    return starts_with_path(path, p) || starts_with_path(source, p);
+  });
+  if (set_by != override_paths.end()) {
+    d.file = "--set " + *set_by;
+  } else {
+    d.file = file;
+    // The longest prefix wins; of equal ones the last, recorded by the outer (overriding) merge.
+    std::size_t best = 0;
+    for (const auto& [prefix, f] : path_files)
+      if (starts_with_path(source, prefix) && prefix.size() + 1 >= best) {
+        best = prefix.size() + 1;
+        d.file = f;
+      }
+    if (!mark.is_null()) {
+      d.line = mark.line + 1;
+      d.column = mark.column + 1;
     }
-  d.file = file;
-  std::size_t best = 0;
-  for (const auto& [prefix, f] : path_files)
-    if (starts_with_path(source, prefix) && prefix.size() + 1 > best) {
-      best = prefix.size() + 1;
-      d.file = f;
-    }
-  if (!mark.is_null()) {
-    d.line = mark.line + 1;
-    d.column = mark.column + 1;
+  }
+  if (note && !note->context.empty()) {
+    // The same problem at the same place in another instance (a bad value in a template
+    // used by eight GPUs): one diagnostic naming them all, not eight.
+    if (!note->instance.empty())
+      for (auto& f : folds) {
+        if (f.list != &out || f.index >= out.size() || f.message != d.message) continue;
+        diagnostic& first = out[f.index];
+        if (first.file != d.file || first.line != d.line || first.column != d.column || first.warning != d.warning) continue;
+        f.more.push_back(note->instance);
+        first.message = f.message + " (" + f.context + "; the same in " + fold_list(f.more) + ")";
+        return;
+      }
+    if (!note->instance.empty()) folds.push_back({&out, out.size(), d.message, note->context, {}});
+    d.message += " (" + note->context + ")";
   }
   out.push_back(d);
 }

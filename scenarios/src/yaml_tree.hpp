@@ -25,6 +25,7 @@ struct origin {
     std::string source_path;  ///< as written, e.g. templates.h100 (for files and --set)
     YAML::Mark mark;          ///< as written (a node that expansion made has no mark of its own)
     std::string context;      ///< e.g. "in instance gpu3 of gpu{i} (i = 3), template h100"
+    std::string instance;     ///< e.g. "gpu3"; empty outside a loop's instances
   };
   std::vector<expansion_note> expansions;
   /// A key that a derived scenario removed (`key: null`): named in errors about what still uses it.
@@ -34,6 +35,16 @@ struct origin {
   };
   std::vector<removal_note> removals;
   std::vector<diagnostic>* sink = nullptr;
+  /// A problem written once in a loop body or template reported for its first instance;
+  /// the others are named in that one diagnostic instead of repeating it (see emit).
+  struct folded {
+    const std::vector<diagnostic>* list;
+    std::size_t index;            ///< of the diagnostic in *list
+    std::string message;          ///< its message without the instance note
+    std::string context;          ///< the first instance's note
+    std::vector<std::string> more;  ///< the other instances, in report order
+  };
+  mutable std::vector<folded> folds;
   std::vector<diagnostic>* warnings = nullptr;  ///< plausibility warnings (none kept when null)
   /// A warning: recorded like an error (file:line:column, path) but does not fail the load.
   void warn(const YAML::Node& at, const std::string& path, const std::string& message) const;
@@ -55,6 +66,8 @@ void validate(const YAML::Node& node, const schema_ptr& schema, const std::strin
 bool apply_override(YAML::Node& root, const schema_ptr& schema, const override_kv& kv, const origin& o);
 
 std::string join_path(const std::string& base, const std::string& key);
+/// True when `path` is `prefix` or below it; list indexes may be written a[0] or a.0.
+bool starts_with_path(const std::string& path, const std::string& prefix);
 
 /// Replaces `extends: BASE.yaml` (relative to `file`'s folder) by the base scenario, deep-
 /// merged under this one (mappings merge key by key, anything else is replaced), and

@@ -139,30 +139,55 @@ TEST_CASE("--set on a template changes every instance; on an instance, that one"
   auto both = ps::load_scenario_file(file, with_sets({"templates.h100.c_eff=300 nF", "platform.components.gpu3.c_eff=310 nF"}));
   CHECK(power_of(both, "gpu2")->compute.c_eff.value() == doctest::Approx(300e-9));
   CHECK(power_of(both, "gpu3")->compute.c_eff.value() == doctest::Approx(310e-9));
-  // An unknown template, and a bad value through the template: every instance, at the --set.
+  // An unknown template, and a bad value through the template: said once, at the --set,
+  // naming every instance.
   auto ds = diagnostics_of([&] { ps::load_scenario_file(file, with_sets({"templates.h10.c_eff=1 nF"})); });
   CHECK(contains(only_at(ds, "templates.h10.c_eff").message, "unknown template 'h10'"));
   ds = diagnostics_of([&] { ps::load_scenario_file(file, with_sets({"templates.h100.c_eff=lots"})); });
-  const auto d = only_at(ds, "platform.components.gpu6.c_eff");
+  CHECK(ds.size() == 1);
+  const auto d = only_at(ds, "platform.components.gpu0.c_eff");
   CHECK(d.file == "--set templates.h100.c_eff");
-  CHECK(contains(d.message, "in instance gpu6 of gpu{i} (i = 6), template h100"));
+  CHECK(contains(d.message, "(in instance gpu0 of gpu{i} (i = 0), template h100; the same in gpu1, gpu2, gpu3, gpu4, "
+                            "gpu5, gpu6, gpu7)"));
 }
 
-TEST_CASE("an error inside an instance names the template's line:column and the instance") {
+TEST_CASE("an error inside an instance names the template's line:column and the instances, once") {
   temp_dir t;
   const std::string preset = replace_once(server_preset_text(), "    sms: 132\n", "    sms: many\n");
   const auto child = training_on(t, preset);
   const auto ds = diagnostics_of([&] { ps::load_scenario_file(child.string()); });
   const auto p = position_of(preset, "many");
-  for (int i = 0; i < 8; ++i) {
-    const std::string n = std::to_string(i);
-    const auto d = only_at(ds, "platform.components.gpu" + n + ".sms");
-    CHECK(d.file == (t.dir / "presets/server-8xh100.yaml").string());
-    CHECK(d.line == p.line);
-    CHECK(d.column == p.column);
-    CHECK(contains(d.message, "expected an integer"));
-    CHECK(contains(d.message, "in instance gpu" + n + " of gpu{i} (i = " + n + "), template h100"));
-  }
+  REQUIRE(ds.size() == 1);  // one value written once: one diagnostic, not one per GPU
+  const auto d = only_at(ds, "platform.components.gpu0.sms");
+  CHECK(d.file == (t.dir / "presets/server-8xh100.yaml").string());
+  CHECK(d.line == p.line);
+  CHECK(d.column == p.column);
+  CHECK(contains(d.message, "expected an integer"));
+  CHECK(contains(d.message, "in instance gpu0 of gpu{i} (i = 0), template h100; the same in gpu1, gpu2, gpu3, gpu4, "
+                            "gpu5, gpu6, gpu7"));
+}
+
+TEST_CASE("a value a derived scenario writes is reported in that file, two levels of extends down") {
+  temp_dir t;
+  const auto training = training_on(t, server_preset_text());  // training -> preset
+  // Over the template (the key is the preset's, the value this file's) ...
+  const std::string over_template = "extends: " + training.filename().string() +
+                                    "\ntemplates:\n  h100: { sms: many }\n";
+  t.write("over-template.yaml", over_template);
+  auto ds = diagnostics_of([&] { ps::load_scenario_file((t.dir / "over-template.yaml").string()); });
+  REQUIRE(ds.size() == 1);
+  CHECK(ds[0].file == (t.dir / "over-template.yaml").string());
+  CHECK(ds[0].line == position_of(over_template, "many").line);
+  CHECK(ds[0].column == position_of(over_template, "many").column);
+  // ... and over one instance: written beside the loop's place, under its name.
+  const std::string over_instance = "extends: " + training.filename().string() +
+                                    "\nplatform:\n  components:\n    gpu3: { sms: lots }\n";
+  t.write("over-instance.yaml", over_instance);
+  ds = diagnostics_of([&] { ps::load_scenario_file((t.dir / "over-instance.yaml").string()); });
+  const auto d = only_at(ds, "platform.components.gpu3.sms");
+  CHECK(d.file == (t.dir / "over-instance.yaml").string());
+  CHECK(d.line == position_of(over_instance, "lots").line);
+  CHECK(!contains(d.message, "template h100"));  // the value is gpu3's own, not the template's
 }
 
 TEST_CASE("an instance value made by substitution keeps its line:column") {
