@@ -88,14 +88,33 @@ void emit_templates_property(std::ostringstream& os, int in) {
   pad(os, in); os << "}";
 }
 
+// What template expansion reads in any mapping, before validation: `use: NAME` and
+// `for VAR in ...:` keys (README, Templates and loops).
+void emit_use_property(std::ostringstream& os, int in) {
+  pad(os, in);
+  os << "\"use\": { \"type\": \"string\", \"minLength\": 1, \"description\": "
+     << quote("a template (top-level `templates:`) put under this mapping's own keys") << " }";
+}
+void emit_loop_keys(std::ostringstream& os, int in) {
+  pad(os, in);
+  os << "\"patternProperties\": { \"^for \": { \"type\": \"object\", \"description\": "
+     << quote("`for VAR in A..B:` or `for VAR in [a, b]:`: these entries once per value") << " } },\n";
+}
+// A list item `- for VAR in ...: ITEM` (the item once per value).
+void emit_loop_item(std::ostringstream& os, int in) {
+  pad(os, in);
+  os << "{ \"type\": \"object\", \"minProperties\": 1, \"maxProperties\": 1, \"additionalProperties\": false, "
+        "\"patternProperties\": { \"^for \": {} }, \"description\": "
+     << quote("`- for VAR in A..B: ITEM`: the item once per value") << " }";
+}
+
 void emit_object_body(std::ostringstream& os, const schema_node& s, int in, const std::string* kind_const) {
   pad(os, in); os << "\"type\": \"object\",\n";
   pad(os, in); os << "\"additionalProperties\": false,\n";
-  std::vector<std::string> required;
+  emit_loop_keys(os, in);
   pad(os, in); os << "\"properties\": {\n";
   for (std::size_t i = 0; i < s.fields.size(); ++i) {
     const auto& f = s.fields[i];
-    if (f.required) required.push_back(f.key);
     pad(os, in + 2); os << quote(f.key) << ": ";
     if (kind_const && f.key == "kind") {
       os << "{ \"const\": " << quote(*kind_const) << " }";
@@ -104,18 +123,19 @@ void emit_object_body(std::ostringstream& os, const schema_node& s, int in, cons
       emit(os, *f.schema, in + 4);
       os << "\n"; pad(os, in + 2); os << "}";
     }
-    os << (i + 1 < s.fields.size() || &s == scenario_top ? ",\n" : "\n");
+    os << ",\n";
   }
   if (&s == scenario_top) {
     emit_templates_property(os, in + 2);
-    os << "\n";
+    os << ",\n";
   }
+  emit_use_property(os, in + 2);
+  os << "\n";
   pad(os, in); os << "}";
-  if (!required.empty()) {
-    os << ",\n"; pad(os, in); os << "\"required\": [";
-    for (std::size_t i = 0; i < required.size(); ++i) os << (i ? ", " : "") << quote(required[i]);
-    os << "]";
-  }
+  // No "required": a file is often a part of a scenario (a preset without a workload, a
+  // derived scenario that changes one key of a component, a mapping that takes its keys
+  // from a template, an entry beside a loop); `ptsim validate` checks what the whole
+  // scenario lacks. Names, types, choices and units are checked here.
 }
 
 void emit(std::ostringstream& os, const schema_node& s, int in) {
@@ -129,7 +149,9 @@ void emit(std::ostringstream& os, const schema_node& s, int in) {
   switch (s.type) {
     case node_type::object: emit_object_body(os, s, in, nullptr); break;
     case node_type::variant: {
-      pad(os, in); os << "\"oneOf\": [\n";
+      // anyOf, not oneOf: a mapping that takes its `kind` from a template (`use:`) names no
+      // kind and may match several variants; with a kind, its const matches one only.
+      pad(os, in); os << "\"anyOf\": [\n";
       std::size_t i = 0;
       for (const auto& [kind, obj] : s.variants) {
         pad(os, in + 2); os << "{\n";
@@ -141,16 +163,20 @@ void emit(std::ostringstream& os, const schema_node& s, int in) {
       break;
     }
     case node_type::map_of:
+      // An entry may be null: a derived scenario removes an inherited one (`nvme1: null`).
       pad(os, in); os << "\"type\": \"object\",\n";
-      pad(os, in); os << "\"additionalProperties\": {\n";
+      emit_loop_keys(os, in);
+      pad(os, in); os << "\"additionalProperties\": { \"anyOf\": [ { \"type\": \"null\" }, {\n";
       emit(os, *s.element, in + 2);
-      os << "\n"; pad(os, in); os << "}";
+      os << "\n"; pad(os, in); os << "} ] }";
       break;
     case node_type::list_of:
       pad(os, in); os << "\"type\": \"array\",\n";
-      pad(os, in); os << "\"items\": {\n";
-      emit(os, *s.element, in + 2);
-      os << "\n"; pad(os, in); os << "}";
+      pad(os, in); os << "\"items\": { \"anyOf\": [\n";
+      emit_loop_item(os, in + 2);
+      os << ",\n"; pad(os, in + 2); os << "{\n";
+      emit(os, *s.element, in + 4);
+      os << "\n"; pad(os, in + 2); os << "} ] }";
       break;
     case node_type::one_of:
       pad(os, in); os << "\"oneOf\": [\n";

@@ -199,12 +199,12 @@ TEST_CASE("the JSON schema is well-formed JSON describing the scenario") {
   for (const char* k : {"name", "duration", "control_period", "record_period", "seed", "platform", "workload",
                         "thermal", "policy"})
     CHECK_MESSAGE(props.has(k), k);
-  const json& req = root["required"];
-  CHECK(has_string(req, "name"));
-  CHECK(has_string(req, "duration"));
-  CHECK(has_string(req, "platform"));
-  CHECK_FALSE(has_string(req, "policy"));
-  CHECK_FALSE(has_string(req, "seed"));
+  // No required keys: a file may be a part of a scenario (a preset, a derived scenario).
+  CHECK_FALSE(root.has("required"));
+  // What template expansion reads: `templates` at the top, `use` and `for ...` keys anywhere.
+  CHECK(props.has("templates"));
+  CHECK(props["use"]["type"].str == "string");
+  CHECK(root["patternProperties"].has("^for "));
 }
 
 TEST_CASE("the JSON schema's details") {
@@ -225,9 +225,13 @@ TEST_CASE("the JSON schema's details") {
     CHECK_MESSAGE(has_string(gov["enum"], g), g);
   CHECK(gov["default"].str == "schedutil");
   // Components: one alternative per kind, each pinned by a const kind.
-  const json& comp = props["platform"]["properties"]["components"]["additionalProperties"];
+  // (An entry is null, to remove an inherited one, or a component.)
+  const json& entry = props["platform"]["properties"]["components"]["additionalProperties"]["anyOf"];
+  REQUIRE(entry.items.size() == 2);
+  CHECK(entry.items[0]["type"].str == "null");
+  const json& comp = entry.items[1];
   std::vector<std::string> kinds;
-  for (const auto& alt : comp["oneOf"].items) kinds.push_back(alt["properties"]["kind"]["const"].str);
+  for (const auto& alt : comp["anyOf"].items) kinds.push_back(alt["properties"]["kind"]["const"].str);
   // Exactly the kinds the schema declares, in its (sorted) order...
   const auto& declared = ps::scenario_schema()->find("platform")->schema->find("components")->schema->element->variants;
   std::vector<std::string> expected;
