@@ -330,6 +330,34 @@ bool is_index(const std::string& s) {
 }
 }  // namespace
 
+namespace {
+// `--set KEY=null` (or `KEY=`): removes what KEY names, as `key: null` does in a derived
+// scenario: a named entry (a component; an error when there is none of that name, most
+// likely a misspelling), a list item (the later ones move up), or an optional key (its
+// default applies; nothing to do when the file leaves it out).
+template <typename Fail>
+bool remove_at(YAML::Node& cur, const schema_node& parent, const std::string& seg, std::size_t list_index,
+               const std::string& walked, Fail& fail) {
+  if (parent.type == node_type::list_of) {
+    YAML::Node kept(YAML::NodeType::Sequence);
+    for (std::size_t i = 0; i < cur.size(); ++i)
+      if (i != list_index) kept.push_back(cur[i]);
+    cur = kept;  // a handle into the document: replaces the list in place
+    return true;
+  }
+  if (cur.IsMap() && cur[seg]) {
+    cur.remove(seg);
+    return true;
+  }
+  if (parent.type != node_type::map_of) return true;
+  std::string names;
+  if (cur.IsMap())
+    for (auto it = cur.begin(); it != cur.end(); ++it) names += (names.empty() ? "" : ", ") + it->first.Scalar();
+  return fail("nothing to remove: '" + walked + "' is not in the scenario (" +
+              (names.empty() ? std::string("there is nothing there") : "there are: " + names) + ")");
+}
+}  // namespace
+
 bool apply_override(YAML::Node& root, const schema_ptr& schema, const override_kv& kv, const origin& o) {
   auto fail = [&](const std::string& msg) {
     diagnostic d;
@@ -410,6 +438,7 @@ bool apply_override(YAML::Node& root, const schema_ptr& schema, const override_k
       } catch (const YAML::Exception& e) {
         return fail("value is not valid YAML: " + e.msg);
       }
+      if (value.IsNull()) return remove_at(cur, *s, seg, list_index, walked, fail);
       if (s->type == node_type::list_of) cur[list_index] = value;
       else cur[seg] = value;
       return true;

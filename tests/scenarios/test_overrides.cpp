@@ -223,3 +223,32 @@ TEST_CASE("an override that makes a cross-reference wrong is still caught") {
   CHECK(contains(d.file, "--set"));
   CHECK(contains(d.message, "unknown DVFS domain 'gpu'"));
 }
+
+TEST_CASE("KEY=null removes: an optional key, a list item, a named entry") {
+  // An optional key: its default applies (policy.thermal.governor defaults to none).
+  REQUIRE(load_with({}).policy.thermal.governor == "step_wise");
+  CHECK(load_with({"policy.thermal=null"}).policy.thermal.governor == "none");
+  CHECK(load_with({"policy.thermal="}).policy.thermal.governor == "none");  // an empty value is null too
+  CHECK(load_with({"policy.power_cap=null"}).policy.thermal.governor == "step_wise");  // absent: nothing to do
+  // A list item: the later ones move up (the big cluster's lowest OPP goes).
+  const auto base = load_with({});
+  const auto fewer = load_with({"platform.domains.big.opps.0=null"});
+  const auto big_of = [](const ps::scenario& sc) {
+    for (const auto& d : sc.domains)
+      if (d.name == "big") return d;
+    FAIL("no big domain");
+    return sc.domains.front();
+  };
+  const auto big0 = big_of(base), big1 = big_of(fewer);
+  REQUIRE(big1.opps.size() + 1 == big0.opps.size());
+  CHECK(big1.opps.frequency_hz(0) == big0.opps.frequency_hz(1));
+  // A named entry: gone, so what used it is reported; a name that is not there is an error
+  // naming those that are (most likely a misspelling).
+  auto ds = errors_with({"platform.components.cpu_mid=null"});
+  CHECK(contains(ds.at(0).message, "'cpu_mid' is not a compute unit of the platform"));
+  ds = errors_with({"platform.components.cpu_midd=null"});
+  REQUIRE(ds.size() == 1);
+  CHECK(ds[0].file == "--set platform.components.cpu_midd=null");
+  CHECK(contains(ds[0].message, "nothing to remove: 'platform.components.cpu_midd' is not in the scenario "
+                                "(there are: cpu_little, cpu_mid, cpu_big, npu, noc, lpddr)"));
+}
