@@ -98,8 +98,9 @@ bool valid_dotted_path(const std::string& p) {
 sweep_value make_value(const std::string& path, const YAML::Node& key, const YAML::Node& v) {
   sweep_value sv;
   sv.path = path;
-  sv.text = v.IsScalar() ? v.Scalar() : flow_yaml(v);
-  sv.yaml = flow_yaml(v);
+  // null removes what the path names (as --set KEY=null does): a run without a component.
+  sv.text = v.IsNull() ? "null" : v.IsScalar() ? v.Scalar() : flow_yaml(v);
+  sv.yaml = v.IsNull() ? "null" : flow_yaml(v);
   sv.key_at = pos_of(key.Mark());
   sv.value_at = pos_of(v.Mark());
   return sv;
@@ -139,10 +140,6 @@ void read_set(const YAML::Node& n, sweep_spec& s, path_registry& paths, collecto
       c.report(e.key_node, where, "expected a dotted scenario path such as 'thermal.ambient', found '" + e.key + "'");
       continue;
     }
-    if (e.value.IsNull()) {
-      c.report(e.value, where, "expected a value, found nothing (null)");
-      continue;
-    }
     paths.add(e.key, "set", e.key_node, c);
     s.set.push_back(make_value(e.key, e.key_node, e.value));
   }
@@ -160,18 +157,8 @@ std::optional<std::vector<sweep_value>> read_list(const entry& e, const std::str
     return std::nullopt;
   }
   std::vector<sweep_value> out;
-  bool ok = true;
-  for (std::size_t i = 0; i < e.value.size(); ++i) {
-    const YAML::Node v = e.value[i];
-    const std::string at = where + "[" + std::to_string(i) + "]";
-    if (v.IsNull()) {
-      c.report(v, at, "expected a value, found nothing (null)");
-      ok = false;
-      continue;
-    }
-    out.push_back(make_value(e.key, e.key_node, v));
-  }
-  return ok ? std::optional(out) : std::nullopt;
+  for (std::size_t i = 0; i < e.value.size(); ++i) out.push_back(make_value(e.key, e.key_node, e.value[i]));
+  return out;
 }
 
 void read_grid(const YAML::Node& n, std::vector<axis>& axes, std::vector<std::string>& params,

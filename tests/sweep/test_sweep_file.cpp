@@ -308,6 +308,31 @@ TEST_CASE("a run is the base with the overrides; its bad value is reported in th
   }
 }
 
+TEST_CASE("a null value removes what its path names in that run, as --set KEY=null does") {
+  const std::string text = "base: " + default_scenario +
+                           "\n"
+                           "grid:\n"
+                           "  policy.thermal: [null, { governor: step_wise, control_temp: \"70 degC\" }]\n";
+  const auto s = ps::load_sweep_text(text, "s.yaml");
+  REQUIRE(s.runs.size() == 2);
+  CHECK(s.runs[0].values[0].text == "null");
+  CHECK(contains(s.runs[0].id, "null"));
+  CHECK(ps::load_sweep_run(s, s.runs[0]).policy.thermal.governor == "none");  // the default, once removed
+  const auto kept = ps::load_sweep_run(s, s.runs[1]);
+  CHECK(kept.policy.thermal.governor == "step_wise");
+  CHECK(kept.policy.thermal.zone.control_temp_K == doctest::Approx(343.15));
+  // A component that is not there: the run's error points at the value in the sweep file.
+  const auto u = ps::load_sweep_text("base: " + default_scenario + "\nset:\n  platform.components.gpu: null\n", "u.yaml");
+  try {
+    ps::load_sweep_run(u, u.runs[0]);
+    FAIL("expected the run to be invalid");
+  } catch (const ps::scenario_error& e) {
+    REQUIRE(e.diagnostics().size() == 1);
+    CHECK(e.diagnostics()[0].file == "u.yaml");
+    CHECK(contains(e.diagnostics()[0].message, "nothing to remove: 'platform.components.gpu' is not in the scenario"));
+  }
+}
+
 TEST_CASE("sweep files are told from scenarios by a top-level base") {
   CHECK(ps::is_sweep_text("base: x.yaml\n"));
   CHECK_FALSE(ps::is_sweep_text("name: x\nduration: \"1 s\"\n"));
