@@ -121,6 +121,28 @@ std::vector<h5::handle> result_reader::impl::open_table(
   return cols;
 }
 
+namespace {
+
+// The rows of a table whose columns open_table opened: each column read by its member's type
+// into that member (layout::*_fields bind them).
+template <typename Row, typename Fields>
+std::vector<Row> read_rows(const std::vector<h5::handle>& cols, std::size_t n, const Fields& fields,
+                           const h5::context& ctx) {
+  std::vector<Row> rows(n);
+  layout::for_each_field(fields, [&](std::size_t k, auto member) {
+    using M = std::remove_reference_t<decltype(rows.front().*member)>;
+    std::vector<M> column;
+    if constexpr (std::is_same_v<M, double>) column = h5::read_doubles(cols[k].get(), nullptr, ctx);
+    else if constexpr (std::is_same_v<M, std::int64_t>) column = h5::read_ints(cols[k].get(), ctx);
+    else column = h5::read_strings(cols[k].get(), ctx);
+    if (column.size() != n) ctx.fail_plain("a table column holds fewer values than its dimension");
+    for (std::size_t i = 0; i < n; ++i) rows[i].*member = std::move(column[i]);
+  });
+  return rows;
+}
+
+}  // namespace
+
 result_reader::result_reader(const fs::path& path) : p_(std::make_unique<impl>()) {
   h5::quiet_errors quiet;
   p_->ctx.path = path.string();
@@ -167,25 +189,7 @@ std::vector<job_row> result_reader::jobs() const {
   const auto& ctx = p_->ctx;
   std::size_t n = 0;
   auto c = p_->open_table(layout::group_jobs, layout::job_columns, &n);
-  const auto id = h5::read_ints(c[0].get(), ctx);
-  const auto stream = h5::read_strings(c[1].get(), ctx);
-  const auto unit = h5::read_strings(c[2].get(), ctx);
-  const auto arrival = h5::read_doubles(c[3].get(), nullptr, ctx);
-  const auto start = h5::read_doubles(c[4].get(), nullptr, ctx);
-  const auto finish = h5::read_doubles(c[5].get(), nullptr, ctx);
-  const auto latency = h5::read_doubles(c[6].get(), nullptr, ctx);
-  const auto energy = h5::read_doubles(c[7].get(), nullptr, ctx);
-  const auto first_token = h5::read_doubles(c[8].get(), nullptr, ctx);
-  const auto tokens_in = h5::read_ints(c[9].get(), ctx);
-  const auto tokens_out = h5::read_ints(c[10].get(), ctx);
-  std::vector<job_row> rows(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    rows[i] = {id[i], stream[i], unit[i], arrival[i], start[i], finish[i], latency[i], energy[i]};
-    rows[i].first_token_s = first_token[i];
-    rows[i].tokens_in = tokens_in[i];
-    rows[i].tokens_out = tokens_out[i];
-  }
-  return rows;
+  return read_rows<job_row>(c, n, layout::job_fields, ctx);
 }
 
 std::vector<event_row> result_reader::events() const {
@@ -193,14 +197,7 @@ std::vector<event_row> result_reader::events() const {
   const auto& ctx = p_->ctx;
   std::size_t n = 0;
   auto c = p_->open_table(layout::group_events, layout::event_columns, &n);
-  const auto time = h5::read_doubles(c[0].get(), nullptr, ctx);
-  const auto kind = h5::read_strings(c[1].get(), ctx);
-  const auto source = h5::read_strings(c[2].get(), ctx);
-  const auto message = h5::read_strings(c[3].get(), ctx);
-  const auto value = h5::read_doubles(c[4].get(), nullptr, ctx);
-  std::vector<event_row> rows(n);
-  for (std::size_t i = 0; i < n; ++i) rows[i] = {time[i], kind[i], source[i], message[i], value[i]};
-  return rows;
+  return read_rows<event_row>(c, n, layout::event_fields, ctx);
 }
 
 std::vector<floorplan_row> result_reader::floorplan() const {
@@ -208,14 +205,7 @@ std::vector<floorplan_row> result_reader::floorplan() const {
   const auto& ctx = p_->ctx;
   std::size_t n = 0;
   auto c = p_->open_table(layout::group_floorplan, layout::floorplan_columns, &n);
-  const auto name = h5::read_strings(c[0].get(), ctx);
-  const auto x = h5::read_doubles(c[1].get(), nullptr, ctx);
-  const auto y = h5::read_doubles(c[2].get(), nullptr, ctx);
-  const auto w = h5::read_doubles(c[3].get(), nullptr, ctx);
-  const auto h = h5::read_doubles(c[4].get(), nullptr, ctx);
-  std::vector<floorplan_row> rows(n);
-  for (std::size_t i = 0; i < n; ++i) rows[i] = {name[i], x[i], y[i], w[i], h[i]};
-  return rows;
+  return read_rows<floorplan_row>(c, n, layout::floorplan_fields, ctx);
 }
 
 ops_table result_reader::ops() const {
@@ -228,13 +218,7 @@ ops_table result_reader::ops() const {
   out.dropped = h5::read_uint_attr(g.get(), layout::attr_ops_dropped, ctx).value_or(0);
   std::size_t n = 0;
   auto c = p_->open_table(layout::group_ops, layout::op_columns, &n);
-  const auto unit = h5::read_strings(c[0].get(), ctx);
-  const auto op = h5::read_strings(c[1].get(), ctx);
-  const auto start = h5::read_doubles(c[2].get(), nullptr, ctx);
-  const auto end = h5::read_doubles(c[3].get(), nullptr, ctx);
-  const auto bound = h5::read_strings(c[4].get(), ctx);
-  out.rows.resize(n);
-  for (std::size_t i = 0; i < n; ++i) out.rows[i] = {unit[i], op[i], start[i], end[i], bound[i]};
+  out.rows = read_rows<op_row>(c, n, layout::op_fields, ctx);
   return out;
 }
 

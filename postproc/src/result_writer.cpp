@@ -417,17 +417,7 @@ void result_writer::impl::flush_timeseries() {
 void result_writer::impl::flush_jobs() {
   if (pending_jobs.empty()) return;
   const auto& r = pending_jobs;
-  jobs.append(0, column_of(r, &job_row::id), ctx);
-  jobs.append(1, column_of(r, &job_row::stream), ctx);
-  jobs.append(2, column_of(r, &job_row::unit), ctx);
-  jobs.append(3, column_of(r, &job_row::arrival_s), ctx);
-  jobs.append(4, column_of(r, &job_row::start_s), ctx);
-  jobs.append(5, column_of(r, &job_row::finish_s), ctx);
-  jobs.append(6, column_of(r, &job_row::latency_s), ctx);
-  jobs.append(7, column_of(r, &job_row::energy_J), ctx);
-  jobs.append(8, column_of(r, &job_row::first_token_s), ctx);
-  jobs.append(9, column_of(r, &job_row::tokens_in), ctx);
-  jobs.append(10, column_of(r, &job_row::tokens_out), ctx);
+  layout::for_each_field(layout::job_fields, [&](std::size_t k, auto member) { jobs.append(k, column_of(r, member), ctx); });
   jobs.grow(r.size(), ctx);
   jobs.post_labels(*background, compressor, false);
   pending_jobs.clear();
@@ -436,11 +426,8 @@ void result_writer::impl::flush_jobs() {
 void result_writer::impl::flush_events() {
   if (pending_events.empty()) return;
   const auto& r = pending_events;
-  events.append(0, column_of(r, &event_row::time_s), ctx);
-  events.append(1, column_of(r, &event_row::kind), ctx);
-  events.append(2, column_of(r, &event_row::source), ctx);
-  events.append(3, column_of(r, &event_row::message), ctx);
-  events.append(4, column_of(r, &event_row::value), ctx);
+  layout::for_each_field(layout::event_fields,
+                         [&](std::size_t k, auto member) { events.append(k, column_of(r, member), ctx); });
   events.grow(r.size(), ctx);
   events.post_labels(*background, compressor, false);
   pending_events.clear();
@@ -510,11 +497,7 @@ void result_writer::impl::write_floorplan() {
   const auto& c = layout::floorplan_columns;
   const std::vector<std::string> names = column_of(r, &floorplan_row::name);
   labelled_group g(file.get(), layout::group_floorplan, layout::floorplan_dim, names, ctx);
-  g.add(c[0], names, ctx);
-  g.add(c[1], column_of(r, &floorplan_row::x_m), ctx);
-  g.add(c[2], column_of(r, &floorplan_row::y_m), ctx);
-  g.add(c[3], column_of(r, &floorplan_row::width_m), ctx);
-  g.add(c[4], column_of(r, &floorplan_row::height_m), ctx);
+  layout::for_each_field(layout::floorplan_fields, [&](std::size_t k, auto member) { g.add(c[k], column_of(r, member), ctx); });
   g.attach(layout::floorplan_dim, ctx);
 }
 
@@ -525,10 +508,10 @@ void result_writer::impl::create_ops() {
   h5::extendible_spec spec;
   spec.chunk_rows = layout::table_chunk_rows;
   spec.chunk_cache = false;  // stored whole by the background thread (h5::append_chunks)
-  ops_start = h5::create_extendible(ops_group.get(), c[2].name, spec, ctx);
-  ops_end = h5::create_extendible(ops_group.get(), c[3].name, spec, ctx);
+  ops_start = h5::create_extendible(ops_group.get(), c[layout::op_start].name, spec, ctx);
+  ops_end = h5::create_extendible(ops_group.get(), c[layout::op_end].name, spec, ctx);
   for (const auto* h : {&ops_start, &ops_end}) {
-    const column_def& d = h == &ops_start ? c[2] : c[3];
+    const column_def& d = h == &ops_start ? c[layout::op_start] : c[layout::op_end];
     h5::write_attr(h->get(), layout::attr_units, d.units, ctx);
     h5::write_attr(h->get(), layout::attr_long_name, d.long_name, ctx);
   }
@@ -571,13 +554,14 @@ void result_writer::impl::write_ops() {
   h5::write_attr(g, layout::attr_ops_limit, ops_limit, ctx);
   h5::write_attr(g, layout::attr_ops_dropped, ops_dropped, ctx);
   h5::set_rows(ops_dim.get(), ops_stored, ctx);
+  const std::array<std::size_t, 3> label_columns{layout::op_unit, layout::op_name, layout::op_bound};
   std::vector<h5::handle> labels;
-  labels.push_back(op_unit_col.write(g, c[0].name, ctx));
-  labels.push_back(op_name_col.write(g, c[1].name, ctx));
-  labels.push_back(op_bound_col.write(g, c[4].name, ctx));
+  labels.push_back(op_unit_col.write(g, c[layout::op_unit].name, ctx));
+  labels.push_back(op_name_col.write(g, c[layout::op_name].name, ctx));
+  labels.push_back(op_bound_col.write(g, c[layout::op_bound].name, ctx));
   std::vector<hid_t> ids;
   for (std::size_t i = 0; i < labels.size(); ++i) {
-    const column_def& d = c[i < 2 ? i : 4];
+    const column_def& d = c[label_columns[i]];
     h5::write_attr(labels[i].get(), layout::attr_encoding, "utf-8", ctx);
     h5::write_attr(labels[i].get(), layout::attr_long_name, d.long_name, ctx);
     ids.push_back(labels[i].get());

@@ -2,6 +2,12 @@
 // The columns of the jobs, events and floorplan groups: one 1-D dataset per column, in this
 // order, so that pandas builds a DataFrame from a group directly.
 #include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <type_traits>
+#include <utility>
 
 #include "h5_io.hpp"
 #include "ptsim/postproc/result_file.hpp"
@@ -93,5 +99,65 @@ inline constexpr std::array<double domain_summary_row::*, 6> domain_summary_fiel
     &domain_summary_row::throttled_power_fraction, &domain_summary_row::busy_s,
     &domain_summary_row::time_lost_thermal_s, &domain_summary_row::time_lost_power_s};
 static_assert(domain_summary_columns.size() == domain_summary_fields.size());
+
+// Row tables (jobs, events, floorplan, ops): each column bound to its row member, in the
+// columns' order; the writer and the reader walk these (for_each_field), and the binding is
+// checked at compile time: as many members as columns, each of its column's type.
+inline constexpr auto job_fields =
+    std::make_tuple(&job_row::id, &job_row::stream, &job_row::unit, &job_row::arrival_s, &job_row::start_s,
+                    &job_row::finish_s, &job_row::latency_s, &job_row::energy_J, &job_row::first_token_s,
+                    &job_row::tokens_in, &job_row::tokens_out);
+inline constexpr auto event_fields =
+    std::make_tuple(&event_row::time_s, &event_row::kind, &event_row::source, &event_row::message, &event_row::value);
+inline constexpr auto floorplan_fields = std::make_tuple(&floorplan_row::name, &floorplan_row::x_m, &floorplan_row::y_m,
+                                                         &floorplan_row::width_m, &floorplan_row::height_m);
+inline constexpr auto op_fields =
+    std::make_tuple(&op_row::unit, &op_row::op, &op_row::start_s, &op_row::end_s, &op_row::bound_by);
+
+template <typename T>
+constexpr column_type column_type_of() {
+  static_assert(std::is_same_v<T, double> || std::is_same_v<T, std::int64_t> || std::is_same_v<T, std::string>,
+                "a table column holds double, std::int64_t or std::string");
+  if constexpr (std::is_same_v<T, double>) return column_type::f64;
+  else if constexpr (std::is_same_v<T, std::int64_t>) return column_type::i64;
+  else return column_type::str;
+}
+template <typename Row, typename M>
+constexpr column_type column_type_of(M Row::*) {
+  return column_type_of<M>();
+}
+template <std::size_t N, typename Fields, std::size_t... I>
+constexpr bool columns_bound(const std::array<column_def, N>& c, const Fields& f, std::index_sequence<I...>) {
+  return ((c[I].type == column_type_of(std::get<I>(f))) && ...);
+}
+template <std::size_t N, typename Fields>
+constexpr bool columns_bound(const std::array<column_def, N>& c, const Fields& f) {
+  if constexpr (std::tuple_size_v<Fields> != N) return false;
+  else return columns_bound(c, f, std::make_index_sequence<N>{});
+}
+static_assert(columns_bound(job_columns, job_fields));
+static_assert(columns_bound(event_columns, event_fields));
+static_assert(columns_bound(floorplan_columns, floorplan_fields));
+static_assert(columns_bound(op_columns, op_fields));
+
+/// fn(k, member) for each field of a row table, k being its column's index.
+template <typename Fields, typename Fn>
+void for_each_field(const Fields& fields, Fn&& fn) {
+  std::apply(
+      [&](auto... member) {
+        std::size_t k = 0;
+        (fn(k++, member), ...);
+      },
+      fields);
+}
+
+/// The ops table is written as it streams (times as chunks, names as label codes), so its
+/// writer addresses columns by role; these name them.
+enum op_column : std::size_t { op_unit, op_name, op_start, op_end, op_bound };
+static_assert(std::string_view(op_columns[op_unit].name) == "unit" &&
+              std::string_view(op_columns[op_name].name) == "operator" &&
+              std::string_view(op_columns[op_start].name) == "start_s" &&
+              std::string_view(op_columns[op_end].name) == "end_s" &&
+              std::string_view(op_columns[op_bound].name) == "bound_by");
 
 }  // namespace ptsim::postproc::layout
