@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "ptsim/tlm/decoder.hpp"
+#include "ptsim/tlm/host_work.hpp"
 #include "sc_seconds.hpp"
 
 namespace ptsim::tlm {
@@ -23,6 +24,24 @@ std::string joined(const std::vector<compute_unit*>& units) {
   for (const auto* u : units) s += (s.empty() ? "" : "+") + std::string(u->basename());
   return s;
 }
+
+/// Host work of one iteration or step, queued on its host unit when there is any.
+struct host_job {
+  op_graph graph;
+  job_completion done;
+  bool queued = false;
+  /// Queues `seconds` of h's work on `host` (nothing when either is missing); returns
+  /// whether the accelerators must wait for it before they start (synchronous).
+  bool start(compute_unit* host, const host_work_config& h, double seconds, const std::string& name) {
+    if (!host || !(seconds > 0)) return false;
+    graph.name = name;
+    const double share = std::min(1.0, static_cast<double>(h.cores) / std::max(1, host->config().cores));
+    graph.ops.assign(1, host_work_op(name, seconds, share));
+    host->submit({&graph, &done, nullptr, nullptr, nullptr});
+    queued = true;
+    return h.scheduling == host_scheduling::synchronous;
+  }
+};
 }  // namespace
 
 struct workload_engine::request {
@@ -286,6 +305,10 @@ void workload_engine::serve_batch(stream_state& s, std::vector<request*> batch) 
       run_on.push_back(units_.at(names.front()));
     }
     const op_graph& g = graph_for(s, i, b);
+    // The step's host work (a training loop's Python): before the stage, or beside it.
+    host_job hj;
+    compute_unit* host = stage.host.enabled() ? units_.at(stage.host.unit) : nullptr;
+    if (hj.start(host, stage.host, stage.host.per_iteration_s, s.cfg->name + "_host")) wait(hj.done.done);
     job_completion done;
     done.remaining = static_cast<int>(run_on.size());
     auto group = run_on.size() > 1 ? std::make_shared<rank_group>(static_cast<int>(run_on.size())) : nullptr;
@@ -294,6 +317,7 @@ void workload_engine::serve_batch(stream_state& s, std::vector<request*> batch) 
     for (std::size_t r = 0; r < run_on.size(); ++r)
       run_on[r]->submit({&g, &done, &starts[r], &busy_s[r], group});
     wait(done.done);
+    if (hj.queued && hj.done.remaining > 0) wait(hj.done.done);
     const double start = *std::min_element(starts.begin(), starts.end());
     if (first_start < 0) first_start = start;
     const double took = detail::now_s() - std::max(start, submitted);
@@ -344,11 +368,22 @@ void workload_engine::serve_llm(stream_state& s, llm_instance& inst) {
       continue;
     }
     g = decoder_iteration(l.shape, db, s.llm_opts);
+    // The engine's host work for this iteration: the GPUs wait for it (synchronous) or it
+    // overlaps their iteration (asynchronous: the host prepares the next one meanwhile).
+    const host_work_config& h = l.host;
+    host_job hj;
+    compute_unit* host = h.enabled() ? units_.at(h.unit) : nullptr;
+    const double host_s =
+        host_iteration_seconds(h, static_cast<double>(inst.sched->iteration_sequences()), db.new_tokens());
+    if (hj.start(host, h, host_s, s.cfg->name + "_host")) wait(hj.done.done);
+    // Decode-only iterations have fixed shapes: captured once, launched as one graph.
+    const double graph_launch = h.cuda_graphs && db.prefill_tokens == 0 ? h.graph_launch_s : -1;
     job_completion done;
     done.remaining = tp;
     auto group = tp > 1 ? std::make_shared<rank_group>(tp) : nullptr;
-    for (compute_unit* u : inst.ranks) u->submit({&g, &done, nullptr, nullptr, group});
+    for (compute_unit* u : inst.ranks) u->submit({&g, &done, nullptr, nullptr, group, graph_launch});
     wait(done.done);
+    if (hj.queued && hj.done.remaining > 0) wait(hj.done.done);
     ++iterations_;
     for (llm_sequence& q : inst.sched->complete(detail::now_s())) {
       auto it = inst.requests.find(q.id);

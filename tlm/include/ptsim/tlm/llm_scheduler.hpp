@@ -50,6 +50,8 @@ class llm_scheduler {
   bool next(double now_s, decoder_batch& out);
   /// Ends the iteration composed by next() at `end_s`; returns the sequences that finished.
   std::vector<llm_sequence> complete(double end_s);
+  /// Sequences in the iteration composed by the last next() (decodes and prompt chunks).
+  std::size_t iteration_sequences() const { return work_.size(); }
   /// Output tokens produced over all iterations so far.
   std::int64_t tokens_generated() const { return generated_; }
 
