@@ -31,15 +31,17 @@ struct host_job {
   job_completion done;
   bool queued = false;
   /// Queues `seconds` of h's work on `host` (nothing when either is missing); returns
-  /// whether the accelerators must wait for it before they start (synchronous).
-  bool start(compute_unit* host, const host_work_config& h, double seconds, const std::string& name) {
+  /// whether the accelerators must wait for it before they start: synchronous work, or
+  /// asynchronous work with nothing running to overlap (`can_overlap` false).
+  bool start(compute_unit* host, const host_work_config& h, double seconds, const std::string& name,
+             bool can_overlap = true) {
     if (!host || !(seconds > 0)) return false;
     graph.name = name;
     const double share = std::min(1.0, static_cast<double>(h.cores) / std::max(1, host->config().cores));
     graph.ops.assign(1, host_work_op(name, seconds, share));
     host->submit({&graph, &done, nullptr, nullptr, nullptr});
     queued = true;
-    return h.scheduling == host_scheduling::synchronous;
+    return h.scheduling == host_scheduling::synchronous || !can_overlap;
   }
 };
 }  // namespace
@@ -345,9 +347,17 @@ void workload_engine::serve_llm(stream_state& s, llm_instance& inst) {
   const batching_config& b = s.cfg->batching;
   const int tp = l.tensor_parallel;
   op_graph g;
+  // Whether the previous iteration ran until now: asynchronous host work for this one
+  // overlapped it. After a pause the host must prepare the first iteration before the
+  // GPUs can start it.
+  bool pipelined = false;
   for (;;) {
-    while (inst.sched->idle()) wait(inst.wake);
+    while (inst.sched->idle()) {
+      pipelined = false;
+      wait(inst.wake);
+    }
     if (b.kind == batching_kind::static_batch && inst.sched->running() == 0) {
+      pipelined = false;
       // Static batching: gather a full batch (or wait out the timeout) before starting.
       const double timeout = b.timeout.value();
       double oldest = std::numeric_limits<double>::infinity();
@@ -364,6 +374,7 @@ void workload_engine::serve_llm(stream_state& s, llm_instance& inst) {
     }
     decoder_batch db;
     if (!inst.sched->next(detail::now_s(), db)) {
+      pipelined = false;
       wait(inst.wake);  // nothing admissible until something finishes or arrives
       continue;
     }
@@ -375,7 +386,7 @@ void workload_engine::serve_llm(stream_state& s, llm_instance& inst) {
     compute_unit* host = h.enabled() ? units_.at(h.unit) : nullptr;
     const double host_s =
         host_iteration_seconds(h, static_cast<double>(inst.sched->iteration_sequences()), db.new_tokens());
-    if (hj.start(host, h, host_s, s.cfg->name + "_host")) wait(hj.done.done);
+    if (hj.start(host, h, host_s, s.cfg->name + "_host", pipelined)) wait(hj.done.done);
     // Decode-only iterations have fixed shapes: captured once, launched as one graph.
     const double graph_launch = h.cuda_graphs && db.prefill_tokens == 0 ? h.graph_launch_s : -1;
     job_completion done;
@@ -384,6 +395,7 @@ void workload_engine::serve_llm(stream_state& s, llm_instance& inst) {
     for (compute_unit* u : inst.ranks) u->submit({&g, &done, nullptr, nullptr, group, graph_launch});
     wait(done.done);
     if (hj.queued && hj.done.remaining > 0) wait(hj.done.done);
+    pipelined = true;
     ++iterations_;
     for (llm_sequence& q : inst.sched->complete(detail::now_s())) {
       auto it = inst.requests.find(q.id);
