@@ -84,6 +84,11 @@ TEST_CASE("per-step host work: synchronous adds it, asynchronous overlaps it; bu
   CHECK(metric(sync, "latency_p50_s") == doctest::Approx(3e-3).epsilon(1e-9));
   CHECK(host_busy(sync) == doctest::Approx(0.2).epsilon(1e-9));
   CHECK(metric(sync, "energy_J") == doctest::Approx(1.05).epsilon(1e-6));
+  // Each step's jobs row carries its host time too: 100 rows of 10 mJ (acc's 1 J over its
+  // 100 busy ms) + 0.5 mJ (the host's 0.05 J over its 200 busy ms, 2 ms each).
+  const auto jobs = sync.jobs();
+  REQUIRE(jobs.size() == 100);
+  for (const auto& j : jobs) CHECK(j.energy_J == doctest::Approx(10.5e-3).epsilon(1e-6));
 
   // Asynchronous: 0.5 ms of host work under a 1 ms step adds nothing; 2 ms makes the step
   // take the host's 2 ms. Two cores of four: 0.5 W while busy, 0.1 J for 0.2 s.

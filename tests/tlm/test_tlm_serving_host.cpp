@@ -88,6 +88,18 @@ TEST_CASE("serving-engine host work: synchronous adds it, asynchronous hides it,
     CHECK(a->finish_s - a->arrival_s == near(base + 1.16e-3).epsilon(1e-9));
     CHECK(a->first_token_s - a->arrival_s == near(b->first_token_s - b->arrival_s + 1.16e-3).epsilon(1e-9));
     CHECK(g->finish_s - g->arrival_s == near(base - 8 * (132 * launch - 5e-6)).epsilon(1e-9));
+    // Each request is alone in its iterations: all their host time is its own (the basis
+    // of its share of the host's energy).
+    const auto busy_on = [](const request_record* r, const std::string& unit) {
+      double sum = 0;
+      for (const auto& [u, sec] : r->busy_s)
+        if (u == unit) sum += sec;
+      return sum;
+    };
+    CHECK(busy_on(s, "host_s") == near(9.69e-3).epsilon(1e-12));
+    CHECK(busy_on(a, "host_a") == near(9.24e-3).epsilon(1e-12));
+    CHECK(busy_on(g, "host_a") == 0.0);
+    CHECK(busy_on(b, "host_s") == 0.0);
     // The first token waits for the prefill iteration's host work (1 ms + 50 us + 160 us).
     CHECK(s->first_token_s - s->arrival_s == near(b->first_token_s - b->arrival_s + 1.21e-3).epsilon(1e-9));
   }

@@ -326,6 +326,7 @@ void workload_engine::serve_batch(stream_state& s, std::vector<request*> batch) 
     const std::string label = run_on.size() > 1 ? joined(run_on) : std::string(run_on.front()->basename());
     if (took > longest) longest = took, longest_unit = label;
     for (std::size_t r = 0; r < run_on.size(); ++r) busy[run_on[r]->basename()] += busy_s[r];
+    if (hj.queued) busy[host->basename()] += stage.host.per_iteration_s;
   }
   // Inputs a request carries: the largest batch among its stages (a training step's
   // samples over all ranks; one image through preprocessing and a classifier).
@@ -397,7 +398,7 @@ void workload_engine::serve_llm(stream_state& s, llm_instance& inst) {
     if (hj.queued && hj.done.remaining > 0) wait(hj.done.done);
     pipelined = true;
     ++iterations_;
-    for (llm_sequence& q : inst.sched->complete(detail::now_s())) {
+    for (llm_sequence& q : inst.sched->complete(detail::now_s(), hj.queued ? host_s : 0.0)) {
       auto it = inst.requests.find(q.id);
       std::unique_ptr<request> r = std::move(it->second);
       inst.requests.erase(it);
@@ -409,6 +410,7 @@ void workload_engine::serve_llm(stream_state& s, llm_instance& inst) {
       rec.tokens_out = q.generated;
       rec.unit = inst.label;
       for (compute_unit* u : inst.ranks) rec.busy_s.emplace_back(u->basename(), q.attributed_s);
+      if (q.attributed_host_s > 0) rec.busy_s.emplace_back(host->basename(), q.attributed_host_s);
       finish(s, *r, std::move(rec));
     }
   }
