@@ -46,6 +46,17 @@ for isl in 128 2048; do
   echo "| Llama-2-70B first token | FP8, TP4, batch 1, input $isl | $(figure "$tmp/ttft_$isl.h5" 'np.median(ttft)*1e3') ms | $([[ $isl == 128 ]] && echo 26 || echo 109) ms (TensorRT-LLM perf doc, v0.5) |"
 done
 
+# ML.ENERGY's vLLM batch sweep (Llama 3.1 70B BF16, TP4): median inter-token latency and tokens/s.
+itl=() tps=()
+for b in 8 32 128 512 1024; do
+  run mlenergy_$b "$root/bench/comparisons/h100-llama31-70b-mlenergy.yaml" --set 'duration=60 s' \
+    --set workload.streams.chat.batching.max_batch=$b --set workload.streams.chat.arrival.users=$b
+  itl+=("$(figure "$tmp/mlenergy_$b.h5" 'np.median(((j["finish_s"]-j["first_token_s"])/(j["tokens_out"]-1))[j["tokens_out"]>1])*1e3')")
+  tps+=("$(figure "$tmp/mlenergy_$b.h5" 's["throughput"]')")
+done
+echo "| Llama 3.1 70B inter-token latency, batch 8 / 32 / 128 / 512 / 1024 | BF16, TP4 | ${itl[0]} / ${itl[1]} / ${itl[2]} / ${itl[3]} / ${itl[4]} ms | 16.6 / 20.0 / 27.9 / 73.9 / 105.6 ms (ML.ENERGY Leaderboard v3.0, vLLM 0.11.1) |"
+echo "| Llama 3.1 70B throughput, same batches | BF16, TP4 | ${tps[0]} / ${tps[1]} / ${tps[2]} / ${tps[3]} / ${tps[4]} tok/s | 470 / 1,487 / 3,876 / 5,921 / 6,827 tok/s (same) |"
+
 a15=()
 for mhz in 700 1000 1400 1800; do
   run a15_$mhz "$root/bench/comparisons/exynos5422-a15-cluster.yaml" \

@@ -119,6 +119,38 @@ tlm::token_range resolve_tokens(const view& s, const std::string& key, int def) 
   return r;
 }
 
+// The host software section of an llm stream or a stage; its unit defaults to the
+// platform's first CPU cluster (the serving engine's process runs on the host).
+void resolve_host(const view& s, const scenario& sc, bool serving, tlm::host_work_config& h) {
+  if (!s.has("host")) return;
+  const view v = s.at("host");
+  if (v.has("unit")) {
+    h.unit = v.str("unit");
+    bool found = false;
+    for (const auto& u : sc.platform.units) found |= u.name == h.unit;
+    if (!found) v.fail("'" + h.unit + "' is not a compute unit of the platform", "unit");
+  } else {
+    for (const auto& u : sc.platform.units)
+      if (u.kind == "cpu_cluster") {
+        h.unit = u.name;
+        break;
+      }
+    if (h.unit.empty()) v.fail("the platform has no cpu_cluster to run the host work on: name a unit", "unit");
+  }
+  h.scheduling = v.str("scheduling") == "asynchronous" ? tlm::host_scheduling::asynchronous
+                                                       : tlm::host_scheduling::synchronous;
+  h.cores = static_cast<int>(v.integer("cores"));
+  if (serving) {
+    h.per_iteration_s = v.si("per_iteration");
+    h.per_sequence_s = v.si("per_sequence");
+    h.per_token_s = v.si("per_token");
+    h.cuda_graphs = v.boolean("cuda_graphs");
+    h.graph_launch_s = v.si("graph_launch");
+  } else {
+    h.per_iteration_s = v.si("per_step");
+  }
+}
+
 void resolve_llm(const view& l, const view& stream, tlm::stream_config& st) {
   st.is_llm = true;
   tlm::llm_config& c = st.llm;
@@ -180,6 +212,7 @@ void resolve_stage(const view& stage, const std::string& stream_prec, const scen
     std::string error;
     if (!read_graph(relative_to_scenario(sc, stage.str("graph")), prec, sg.graph, error)) stage.fail(error, "graph");
   }
+  resolve_host(stage, sc, false, sg.host);
   if (stage.has("training")) {
     tlm::training_options t;
     const view tv = stage.at("training");
@@ -234,6 +267,7 @@ void resolve_workload(const view& w, const view& platform, scenario& sc) {
     }
     if (s.has("llm")) {
       resolve_llm(s.at("llm"), s, st);
+      resolve_host(s.at("llm"), sc, true, st.llm.host);
     } else {
       if (st.batching.kind == tlm::batching_kind::continuous)
         b.fail("continuous batching is for llm streams; use static or dynamic", "kind");

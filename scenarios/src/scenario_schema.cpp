@@ -71,6 +71,35 @@ schema_ptr token_range_schema(const std::string& what, const char* def) {
                 what + ": a number, or {min, max}");
 }
 
+/// Host software around the accelerators (tlm/host_work.hpp): a serving engine's work per
+/// iteration (llm streams) or a training loop's per step (stages).
+schema_ptr host_work_schema(bool serving) {
+  auto time = [](const std::string& doc) { return quantity(dims::time(), doc, "0 s", 0.0, false); };
+  std::vector<field> f = {
+      opt("unit", str("host CPU unit that runs it (default: the platform's first cpu_cluster)")),
+      opt("scheduling", enumeration({"synchronous", "asynchronous"},
+                                    serving ? "synchronous: the GPUs wait for the host's work before each iteration; "
+                                              "asynchronous: it overlaps the previous iteration (the iteration takes "
+                                              "the longer of the two)"
+                                            : "synchronous: the step waits for the host's work; asynchronous: it "
+                                              "overlaps the step",
+                                    "synchronous")),
+      opt("cores", integer("cores of the host unit it keeps busy (its share of the unit's power)", "1", 1))};
+  if (serving) {
+    f.push_back(opt("per_iteration", time("fixed host time per iteration (scheduling, input preparation, sampling)")));
+    f.push_back(opt("per_sequence", time("host time per sequence in the iteration")));
+    f.push_back(opt("per_token", time("host time per token the iteration processes (prompt and decode)")));
+    f.push_back(opt("cuda_graphs", boolean("decode-only iterations launch their kernels as one captured graph: "
+                                           "graph_launch once instead of launch_overhead per kernel", "false")));
+    f.push_back(opt("graph_launch", time("launch cost of a captured graph (cuda_graphs)")));
+  } else {
+    f.push_back(opt("per_step", time("host time per step (data loading, optimizer-step Python)")));
+  }
+  return object(serving ? "the serving engine's host software, run on a host CPU unit"
+                        : "per-step host software, run on a host CPU unit",
+                std::move(f));
+}
+
 schema_ptr workload_schema() {
   std::vector<std::string> models, decoders;
   for (const auto& m : tlm::model_zoo()) {
@@ -119,7 +148,8 @@ schema_ptr workload_schema() {
        opt("params", map_of(number("model parameter"), "model parameters")),
        opt("precision", enumeration(precision_names(), "arithmetic precision")),
        opt("training", training),
-       opt("input", input)});
+       opt("input", input),
+       opt("host", host_work_schema(false))});
   auto llm = object(
       "LLM serving: a decoder from the zoo on instances of tensor_parallel units",
       {req("model", enumeration(decoders, "decoder model (shape presets; params override layers, hidden, ...)")),
@@ -136,7 +166,8 @@ schema_ptr workload_schema() {
        opt("memory_utilization", share("share of the memory the weights and KV cache may use", "0.9")),
        opt("layer_groups", integer("layers simulated as this many folded groups (1: fastest)", "1", 1)),
        opt("prompt_tokens", token_range_schema("prompt tokens per request", "128")),
-       opt("output_tokens", token_range_schema("output tokens per request", "128"))});
+       opt("output_tokens", token_range_schema("output tokens per request", "128")),
+       opt("host", host_work_schema(true))});
   auto stream = object("a request stream",
                        {req("arrival", arrival),
                         opt("precision", enumeration(precision_names(), "default precision", "int8")),

@@ -1,15 +1,16 @@
 // Ring collectives over NVLink and a switch, against the closed form
-//   T = launch + steps * (S/n / link bandwidth + hop latency),
+//   T = launch + steps * (S/n / link bandwidth + hop latency) + L,
 // all-reduce: 2(n-1) steps, all-gather: n-1; and the barrier that makes a slow rank hold
-// up the others.
+// up the others. Every call also pays the units' collective_latency L = 20 us.
 //
 // Four GPUs, each with an NVLink of 100 GB/s per direction and 1 us into a terminal
 // switch of 1 TB/s (non-blocking for 4 x 100 GB/s) and 0.5 us: a hop is 1.5 us.
 // Stream "ar": data-parallel on gpu0..3, one all-reduce of S = 64 MiB:
-//   T_ar = 3 us + 6 x (16 MiB / 100e9 + 1.5 us) = 3 us + 6 x 169.2722 us = 1.0186 ms.
-// Stream "ag" at t = 10 ms: all-gather of 64 MiB: T_ag = 3 us + 3 x 169.2722 us.
+//   T_ar = 3 us + 6 x (16 MiB / 100e9 + 1.5 us) + 20 us = 3 us + 6 x 169.2722 us + 20 us
+//   = 1.0386 ms.
+// Stream "ag" at t = 10 ms: all-gather of 64 MiB: T_ag = 3 us + 3 x 169.2722 us + 20 us.
 // Stream "fold" at t = 20 ms: an all-reduce of 1 MiB folded 10 times (repeat 10):
-//   T = 10 x 3 us + 6 x (10 x 256 KiB / 100e9 + 1.5 us) + (10 - 1) x 6 x 1.5 us.
+//   T = 10 x 3 us + 6 x (10 x 256 KiB / 100e9 + 1.5 us) + (10 - 1) x 6 x 1.5 us + 10 x 20 us.
 // Stream "straggle" at t = 30 ms: a 4e10-op GEMM then a 64 MiB all-reduce, where gpu0
 // runs at 1 GHz and the others at 2 GHz (132 x 1024 x 1.0 ops/cycle): the GEMM takes
 // 4e10 / 1.35168e14 = 295.9 us at 1 GHz and 148.0 us at 2 GHz; every rank finishes at
@@ -37,10 +38,10 @@ op_graph graph_of(std::vector<op> ops) {
 }  // namespace
 
 TEST_CASE("ring collectives: bandwidth and latency terms, folded repeats, stragglers") {
-  const double MiB = 1024.0 * 1024, link_bw = 100e9, hop = 1.5e-6, launch = 3e-6, S = 64 * MiB;
+  const double MiB = 1024.0 * 1024, link_bw = 100e9, hop = 1.5e-6, launch = 3e-6, S = 64 * MiB, L = 20e-6;
   const double step = S / 4 / link_bw + hop;
-  const double t_ar = launch + 6 * step, t_ag = launch + 3 * step;
-  const double t_fold = 10 * launch + 6 * (10 * MiB / 4 / link_bw + hop) + 9 * 6 * hop;
+  const double t_ar = launch + 6 * step + L, t_ag = launch + 3 * step + L;
+  const double t_fold = 10 * launch + 6 * (10 * MiB / 4 / link_bw + hop) + 9 * 6 * hop + 10 * L;
   const double peak = 132 * 1024.0;
   const double gemm_slow = 4e10 / (peak * 1e9), gemm_fast = 4e10 / (peak * 2e9);
 
@@ -51,6 +52,7 @@ TEST_CASE("ring collectives: bandwidth and latency terms, folded repeats, stragg
     pc.memories.push_back(hbm("hbm" + n, 1e12, 0));
     compute_unit_config u = gpu("gpu" + n, "d" + n, "hbm" + n, 132, 1024, 1.0, launch);
     u.fabric = "nvl" + n;
+    u.collective_latency = pu::seconds(L);
     pc.units.push_back(u);
     pc.interconnects.push_back(link("nvl" + n, "nvlink", {"sw"}, link_bw, 1e-6));
   }

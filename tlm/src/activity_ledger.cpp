@@ -13,7 +13,8 @@ period_activity& activity_ledger::at(std::int64_t index) {
   return periods_[index];
 }
 
-void activity_ledger::add(period_activity& p, kind k, double dt, double ops) {
+void activity_ledger::add(period_activity& p, kind k, double dt, double ops, double share) {
+  dt *= share;
   switch (k) {
     case kind::compute: p.compute_s += dt; break;
     case kind::stall: p.stall_s += dt; break;
@@ -36,7 +37,7 @@ std::int64_t period_of(double t, double T) {
 }
 }  // namespace
 
-void activity_ledger::add_interval(double t0, double t1, kind k, double ops) {
+void activity_ledger::add_interval(double t0, double t1, kind k, double ops, double share) {
   if (!(t1 > t0)) return;
   const double span = t1 - t0;
   const std::int64_t first = period_of(t0, period_s_), last = period_of(t1, period_s_);
@@ -47,10 +48,10 @@ void activity_ledger::add_interval(double t0, double t1, kind k, double ops) {
     const double live_start = static_cast<double>(base_) * period_s_;
     if (from < live_start) {
       const double to = std::min(t1, live_start);
-      add(at(base_), k, to - from, ops * (to - from) / span);
+      add(at(base_), k, to - from, ops * (to - from) / span, share);
       from = to;
     }
-    if (t1 > from) segments_.push_back({from, t1, k, ops, span});
+    if (t1 > from) segments_.push_back({from, t1, k, ops, span, share});
     return;
   }
   auto idx = first;
@@ -59,7 +60,7 @@ void activity_ledger::add_interval(double t0, double t1, kind k, double ops) {
     const double end = std::min(t1, static_cast<double>(idx + 1) * period_s_);
     if (!(end > t)) continue;
     const double dt = end - t;
-    add(at(idx), k, dt, ops * dt / span);
+    add(at(idx), k, dt, ops * dt / span, share);
     t = end;
   }
 }
@@ -83,7 +84,7 @@ period_activity activity_ledger::take(std::int64_t index) {
   for (std::size_t i = 0; i < segments_.size();) {
     segment& s = segments_[i];
     const double a = std::max(s.t0, lo), b = std::min(s.t1, hi);
-    if (b > a) add(out, s.k, b - a, s.ops * (b - a) / s.span);
+    if (b > a) add(out, s.k, b - a, s.ops * (b - a) / s.span, s.share);
     if (s.t1 <= hi) {
       segments_[i] = segments_.back();
       segments_.pop_back();

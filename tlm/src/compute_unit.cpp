@@ -98,6 +98,14 @@ void compute_unit::run() {
       busy += wake_delay;
       t += wake_delay;
     }
+    // A captured graph: one launch for the job, none per kernel.
+    graphed_ = j.graph_launch_s >= 0;
+    if (graphed_ && j.graph_launch_s > 0) {
+      ledger_.add_interval(t, t + j.graph_launch_s, activity_ledger::kind::overhead);
+      bound_s_[static_cast<std::size_t>(bound_by::compute)] += j.graph_launch_s;
+      busy += j.graph_launch_s;
+      t += j.graph_launch_s;
+    }
     std::size_t collective_seq = 0;
     double held = 0;  // bytes of the previous operator's output kept on chip
     const auto& ops = j.graph->ops;
@@ -219,8 +227,9 @@ double compute_unit::collective(const op& o, job& j, std::size_t seq, double t) 
     t = end;
     advance_to(t);
   }
-  // Folded collectives pay each one's latency terms: (repeat - 1) * steps hops more.
-  const double extra = (o.repeat - 1) * steps * fabric_.latency_s;
+  // Folded collectives pay each one's latency terms: (repeat - 1) * steps hops more; and
+  // every call its fixed latency.
+  const double extra = (o.repeat - 1) * steps * fabric_.latency_s + cfg_.collective_latency.value() * o.repeat;
   if (extra > 0) ledger_.add_interval(t, t + extra, activity_ledger::kind::stall);
   return t + extra;
 }
@@ -228,8 +237,18 @@ double compute_unit::collective(const op& o, job& j, std::size_t seq, double t) 
 double compute_unit::execute(const op& o, job& j, std::size_t& collective_seq, double t, double onchip_read,
                              bool keep_output) {
   const double t_start = t;
-  // Launch overhead, once per folded kernel: the unit is busy but does no arithmetic.
-  const double overhead = cfg_.launch_overhead.value() * o.repeat;
+  if (o.host_s > 0) {
+    // Host software: busy for its time on its share of the unit's cores.
+    t += o.host_s;
+    ledger_.add_interval(t_start, t, activity_ledger::kind::compute, 0, o.host_share);
+    bound_s_[static_cast<std::size_t>(bound_by::compute)] += o.host_s;
+    ++ops_executed_;
+    if (on_op) on_op({&o, t_start, t, bound_by::compute});
+    return t;
+  }
+  // Launch overhead, once per folded kernel (none inside a captured graph): the unit is
+  // busy but does no arithmetic.
+  const double overhead = graphed_ ? 0.0 : cfg_.launch_overhead.value() * o.repeat;
   if (overhead > 0) {
     ledger_.add_interval(t, t + overhead, activity_ledger::kind::overhead);
     t += overhead;

@@ -83,7 +83,7 @@ bool llm_scheduler::next(double now_s, decoder_batch& out) {
   return !work_.empty();
 }
 
-std::vector<llm_sequence> llm_scheduler::complete(double end_s) {
+std::vector<llm_sequence> llm_scheduler::complete(double end_s, double host_s) {
   const double span = end_s - iteration_start_;
   double tokens = 0;
   for (const auto& w : work_) tokens += w.prefill_chunk > 0 ? w.prefill_chunk : 1;
@@ -91,6 +91,7 @@ std::vector<llm_sequence> llm_scheduler::complete(double end_s) {
     llm_sequence& s = running_[w.slot];
     const double mine = w.prefill_chunk > 0 ? w.prefill_chunk : 1;
     s.attributed_s += tokens > 0 ? span * mine / tokens : 0;
+    s.attributed_host_s += tokens > 0 ? host_s * mine / tokens : 0;
     if (w.prefill_chunk > 0) {
       s.prefilled += w.prefill_chunk;
       if (s.prefilled == s.prompt) {  // the prefill's last logits give the first token

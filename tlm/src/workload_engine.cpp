@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "ptsim/tlm/decoder.hpp"
+#include "ptsim/tlm/host_work.hpp"
 #include "sc_seconds.hpp"
 
 namespace ptsim::tlm {
@@ -23,6 +24,26 @@ std::string joined(const std::vector<compute_unit*>& units) {
   for (const auto* u : units) s += (s.empty() ? "" : "+") + std::string(u->basename());
   return s;
 }
+
+/// Host work of one iteration or step, queued on its host unit when there is any.
+struct host_job {
+  op_graph graph;
+  job_completion done;
+  bool queued = false;
+  /// Queues `seconds` of h's work on `host` (nothing when either is missing); returns
+  /// whether the accelerators must wait for it before they start: synchronous work, or
+  /// asynchronous work with nothing running to overlap (`can_overlap` false).
+  bool start(compute_unit* host, const host_work_config& h, double seconds, const std::string& name,
+             bool can_overlap = true) {
+    if (!host || !(seconds > 0)) return false;
+    graph.name = name;
+    const double share = std::min(1.0, static_cast<double>(h.cores) / std::max(1, host->config().cores));
+    graph.ops.assign(1, host_work_op(name, seconds, share));
+    host->submit({&graph, &done, nullptr, nullptr, nullptr});
+    queued = true;
+    return h.scheduling == host_scheduling::synchronous || !can_overlap;
+  }
+};
 }  // namespace
 
 struct workload_engine::request {
@@ -286,6 +307,10 @@ void workload_engine::serve_batch(stream_state& s, std::vector<request*> batch) 
       run_on.push_back(units_.at(names.front()));
     }
     const op_graph& g = graph_for(s, i, b);
+    // The step's host work (a training loop's Python): before the stage, or beside it.
+    host_job hj;
+    compute_unit* host = stage.host.enabled() ? units_.at(stage.host.unit) : nullptr;
+    if (hj.start(host, stage.host, stage.host.per_iteration_s, s.cfg->name + "_host")) wait(hj.done.done);
     job_completion done;
     done.remaining = static_cast<int>(run_on.size());
     auto group = run_on.size() > 1 ? std::make_shared<rank_group>(static_cast<int>(run_on.size())) : nullptr;
@@ -294,12 +319,14 @@ void workload_engine::serve_batch(stream_state& s, std::vector<request*> batch) 
     for (std::size_t r = 0; r < run_on.size(); ++r)
       run_on[r]->submit({&g, &done, &starts[r], &busy_s[r], group});
     wait(done.done);
+    if (hj.queued && hj.done.remaining > 0) wait(hj.done.done);
     const double start = *std::min_element(starts.begin(), starts.end());
     if (first_start < 0) first_start = start;
     const double took = detail::now_s() - std::max(start, submitted);
     const std::string label = run_on.size() > 1 ? joined(run_on) : std::string(run_on.front()->basename());
     if (took > longest) longest = took, longest_unit = label;
     for (std::size_t r = 0; r < run_on.size(); ++r) busy[run_on[r]->basename()] += busy_s[r];
+    if (hj.queued) busy[host->basename()] += stage.host.per_iteration_s;
   }
   // Inputs a request carries: the largest batch among its stages (a training step's
   // samples over all ranks; one image through preprocessing and a classifier).
@@ -321,9 +348,17 @@ void workload_engine::serve_llm(stream_state& s, llm_instance& inst) {
   const batching_config& b = s.cfg->batching;
   const int tp = l.tensor_parallel;
   op_graph g;
+  // Whether the previous iteration ran until now: asynchronous host work for this one
+  // overlapped it. After a pause the host must prepare the first iteration before the
+  // GPUs can start it.
+  bool pipelined = false;
   for (;;) {
-    while (inst.sched->idle()) wait(inst.wake);
+    while (inst.sched->idle()) {
+      pipelined = false;
+      wait(inst.wake);
+    }
     if (b.kind == batching_kind::static_batch && inst.sched->running() == 0) {
+      pipelined = false;
       // Static batching: gather a full batch (or wait out the timeout) before starting.
       const double timeout = b.timeout.value();
       double oldest = std::numeric_limits<double>::infinity();
@@ -340,17 +375,30 @@ void workload_engine::serve_llm(stream_state& s, llm_instance& inst) {
     }
     decoder_batch db;
     if (!inst.sched->next(detail::now_s(), db)) {
+      pipelined = false;
       wait(inst.wake);  // nothing admissible until something finishes or arrives
       continue;
     }
     g = decoder_iteration(l.shape, db, s.llm_opts);
+    // The engine's host work for this iteration: the GPUs wait for it (synchronous) or it
+    // overlaps their iteration (asynchronous: the host prepares the next one meanwhile).
+    const host_work_config& h = l.host;
+    host_job hj;
+    compute_unit* host = h.enabled() ? units_.at(h.unit) : nullptr;
+    const double host_s =
+        host_iteration_seconds(h, static_cast<double>(inst.sched->iteration_sequences()), db.new_tokens());
+    if (hj.start(host, h, host_s, s.cfg->name + "_host", pipelined)) wait(hj.done.done);
+    // Decode-only iterations have fixed shapes: captured once, launched as one graph.
+    const double graph_launch = h.cuda_graphs && db.prefill_tokens == 0 ? h.graph_launch_s : -1;
     job_completion done;
     done.remaining = tp;
     auto group = tp > 1 ? std::make_shared<rank_group>(tp) : nullptr;
-    for (compute_unit* u : inst.ranks) u->submit({&g, &done, nullptr, nullptr, group});
+    for (compute_unit* u : inst.ranks) u->submit({&g, &done, nullptr, nullptr, group, graph_launch});
     wait(done.done);
+    if (hj.queued && hj.done.remaining > 0) wait(hj.done.done);
+    pipelined = true;
     ++iterations_;
-    for (llm_sequence& q : inst.sched->complete(detail::now_s())) {
+    for (llm_sequence& q : inst.sched->complete(detail::now_s(), hj.queued ? host_s : 0.0)) {
       auto it = inst.requests.find(q.id);
       std::unique_ptr<request> r = std::move(it->second);
       inst.requests.erase(it);
@@ -362,6 +410,7 @@ void workload_engine::serve_llm(stream_state& s, llm_instance& inst) {
       rec.tokens_out = q.generated;
       rec.unit = inst.label;
       for (compute_unit* u : inst.ranks) rec.busy_s.emplace_back(u->basename(), q.attributed_s);
+      if (q.attributed_host_s > 0) rec.busy_s.emplace_back(host->basename(), q.attributed_host_s);
       finish(s, *r, std::move(rec));
     }
   }

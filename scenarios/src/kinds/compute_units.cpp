@@ -37,6 +37,10 @@ std::vector<field> compute_fields(const compute_defaults& d, std::vector<field> 
                                   "embedding, pool, other), overriding efficiency and vector_efficiency")),
       opt("launch_overhead", quantity(dims::time(), "fixed cost per operator (kernel launch)", d.launch_overhead, 0.0,
                                       false)),
+      opt("collective_latency",
+          quantity(dims::time(), "fixed latency of each collective call beyond its ring steps (the library's "
+                   "set-up and synchronisation: NCCL's cost model charges a base latency per call)", "0 s", 0.0,
+                   false)),
       opt("tile", ranged(quantity(dims::bytes(), "memory transaction size (large for GPUs: the kernel is not the "
                                   "bottleneck)", d.tile),
                          1.0, 2147483648.0, 64.0, std::nullopt,
@@ -167,6 +171,7 @@ void resolve_compute(const std::string& name, const std::string& kind, const com
     }
   }
   u.launch_overhead = units::seconds(c.si("launch_overhead"));
+  u.collective_latency = units::seconds(c.si("collective_latency"));
   u.tile_bytes = c.si("tile");
   double dt_coefficient = -1;  // the domain's dynamic-power-coefficient, if it has one
   for (const auto& [dname, d] : domains.entries())

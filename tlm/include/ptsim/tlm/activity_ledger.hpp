@@ -31,8 +31,9 @@ class activity_ledger {
   static constexpr std::int64_t segment_periods = 64;
   explicit activity_ledger(double period_s);
   /// Books the interval [t0, t1) of `k`, split over the periods it spans, and `ops`
-  /// spread in proportion to time.
-  void add_interval(double t0, double t1, kind k, double ops = 0);
+  /// spread in proportion to time. `share` < 1 books work that occupies that share of the
+  /// unit (host software on one core of a many-core cluster): its seconds count share-fold.
+  void add_interval(double t0, double t1, kind k, double ops = 0, double share = 1);
   /// Books bytes at time t.
   void add_bytes(double t, double read, double written);
   /// Returns and forgets period `index` (covering [index*T, (index+1)*T)).
@@ -48,9 +49,10 @@ class activity_ledger {
     kind k;
     double ops;     ///< over the whole of [t0, t1)
     double span;    ///< t1 - t0 as first booked (ops are spread over it)
+    double share;   ///< of the unit the work occupies
   };
   period_activity& at(std::int64_t index);
-  static void add(period_activity& p, kind k, double dt, double ops);
+  static void add(period_activity& p, kind k, double dt, double ops, double share = 1);
   double period_s_;
   std::int64_t base_ = 0;  ///< oldest live period; earlier ones have been taken
   std::map<std::int64_t, period_activity> periods_;

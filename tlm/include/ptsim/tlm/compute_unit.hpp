@@ -97,6 +97,9 @@ class compute_unit : public sc_core::sc_module {
     double* start_s = nullptr;  ///< set when its first operator starts (may be null)
     double* busy_s = nullptr;   ///< the unit's busy time for it is added here (may be null)
     std::shared_ptr<rank_group> group;  ///< for collectives (null: a group of one)
+    /// >= 0: the job's kernels go out as one captured graph (CUDA graphs): this launch
+    /// cost once instead of launch_overhead per kernel. < 0: launched one by one.
+    double graph_launch_s = -1;
   };
   /// Queues a job; the graph, completion and outputs must outlive it.
   void submit(const job& j);
@@ -167,6 +170,7 @@ class compute_unit : public sc_core::sc_module {
   std::vector<double> idle_state_s_;        ///< closed residency per state
   double busy_since_ = 0;       ///< when the current job started
   double seen_switch_ = -1;     ///< the last clock change already accounted for
+  bool graphed_ = false;        ///< the running job was launched as one graph
 };
 
 }  // namespace ptsim::tlm

@@ -24,6 +24,7 @@ struct llm_sequence {
   double start_s = -1;         ///< first iteration that worked on it
   double first_token_s = -1;   ///< end of the iteration that completed its prefill
   double attributed_s = 0;     ///< its token share of the iterations it was in (s per rank)
+  double attributed_host_s = 0;  ///< its token share of those iterations' host work (s)
   void* user = nullptr;        ///< opaque handle of the issuer
 };
 
@@ -48,8 +49,11 @@ class llm_scheduler {
   /// Composes the next iteration started at `now_s`, admitting waiting sequences as the
   /// limits allow. Returns false when there is nothing to run.
   bool next(double now_s, decoder_batch& out);
-  /// Ends the iteration composed by next() at `end_s`; returns the sequences that finished.
-  std::vector<llm_sequence> complete(double end_s);
+  /// Ends the iteration composed by next() at `end_s`, which took `host_s` of host work;
+  /// returns the sequences that finished.
+  std::vector<llm_sequence> complete(double end_s, double host_s = 0);
+  /// Sequences in the iteration composed by the last next() (decodes and prompt chunks).
+  std::size_t iteration_sequences() const { return work_.size(); }
   /// Output tokens produced over all iterations so far.
   std::int64_t tokens_generated() const { return generated_; }
 

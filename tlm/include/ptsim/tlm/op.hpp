@@ -50,6 +50,11 @@ struct op {
   double message_bytes = 0;  ///< size S of one collective's buffer on each rank (B)
   // transfer only
   std::string target;  ///< component the bytes move to/from (an io target of the unit)
+  // host software only (host_s > 0: a serving engine's scheduling, a training loop's
+  // Python): busy for host_s seconds, all repeats together, no arithmetic, no bytes, no
+  // kernel launch; it occupies host_share of the unit (one core of a many-core socket).
+  double host_s = 0;
+  double host_share = 1;
 };
 
 /// A model as a sequence of operators run on one unit (or on every rank of a group).

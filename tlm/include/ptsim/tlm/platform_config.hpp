@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "ptsim/tlm/decoder.hpp"
+#include "ptsim/tlm/host_work.hpp"
 #include "ptsim/tlm/nvme_apst.hpp"
 #include "ptsim/tlm/op.hpp"
 #include "ptsim/units/quantities.hpp"
@@ -46,6 +47,9 @@ struct compute_unit_config {
   double vector_efficiency = 0.25; ///< share of peak for vector/scalar operators
   std::map<op_kind, double> op_efficiency;  ///< per operator kind, overriding the two above
   units::seconds_t launch_overhead = units::seconds(5e-6);
+  /// Fixed cost of each collective call (library set-up and synchronisation), on top of
+  /// the ring's per-step hop latencies; paid `repeat` times by a folded collective.
+  units::seconds_t collective_latency = units::seconds(0.0);
   double tile_bytes = 256 * 1024;
   /// On-chip memory (NPU SRAM, GPU L2) that keeps an operator's output for the next one
   /// when it fits, so neither the write nor the next read goes to DRAM (0: none).
@@ -142,6 +146,7 @@ struct stage_config {
   op_graph graph;  ///< for one request; batches scale it (op_graph batched)
   double per_request_batch = 1;  ///< inputs per request (for throughput)
   bool training = false;         ///< a training step: throughput counts samples
+  host_work_config host;         ///< per-step host software (training loops); per_iteration_s per step
 };
 
 /// A large-language-model serving stream: requests of prompt_tokens in, output_tokens
@@ -159,6 +164,7 @@ struct llm_config {
   double kv_cache_bytes = 0;       ///< per rank; resolved from memory capacity when 0
   int layer_groups = 1;            ///< layers simulated as this many folded groups
   token_range prompt_tokens{128, 128}, output_tokens{128, 128};
+  host_work_config host;           ///< the serving engine's host software per iteration
 };
 
 struct stream_config {
