@@ -52,3 +52,11 @@ TEST_CASE("memory_efficiency per operator kind: read into the unit; 0 or an unkn
   REQUIRE(bad.size() == 1);
   CHECK_MESSAGE(bad[0].to_string().find("tensorrt") != std::string::npos, bad[0].to_string());
 }
+
+TEST_CASE("an llm stream runs its units' fusion rule set unless it names its own") {
+  const std::string path = PTSIM_SOURCE_DIR "/scenarios/phone-llm-chat.yaml";
+  const auto sc = ps::load_scenario_file(path);
+  CHECK(sc.workload.streams.at(0).llm.fusion == ptsim::tlm::fusion_rules::tensorrt);  // the phone NPU's
+  ps::load_options o = with_sets({"workload.streams.chat.llm.fusion=none"});
+  CHECK(ps::load_scenario_file(path, o).workload.streams.at(0).llm.fusion == ptsim::tlm::fusion_rules::none);
+}

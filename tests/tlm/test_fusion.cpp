@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "ptsim/tlm/decoder.hpp"
 #include "ptsim/tlm/fusion.hpp"
 #include "ptsim/tlm/model_zoo.hpp"
 #include "ptsim/tlm/operators.hpp"
@@ -136,4 +137,31 @@ TEST_CASE("rule set names") {
   for (auto r : {fusion_rules::eager, fusion_rules::none, fusion_rules::tensorrt})
     CHECK(parse_fusion_rules(to_string(r)) == r);
   CHECK_THROWS_AS(parse_fusion_rules("xla"), std::invalid_argument);
+}
+
+TEST_CASE("a decoder iteration under its options' rule set: fused SwiGLU, or attention with its scores in memory") {
+  decoder_shape s;
+  s.name = "tiny";
+  s.layers = 2, s.hidden = 64, s.heads = 4, s.kv_heads = 2, s.head_dim = 16, s.ffn = 128, s.vocab = 100;
+  decoder_batch b;
+  b.decode_seqs = 3;
+  b.decode_context = 3 * 40;  // three sequences at 40 tokens of context
+  b.logits_rows = 3;
+  decoder_options o;
+  o.weights = precision::bf16;
+  const op_graph eager = decoder_iteration(s, b, o);
+  o.fusion = fusion_rules::tensorrt;
+  const op_graph trt = decoder_iteration(s, b, o);
+  CHECK(trt.total_ops() == eager.total_ops());
+  bool swiglu = false;
+  for (const op& x : trt.ops) swiglu |= x.name == "gate_up_proj+silu_mul";
+  CHECK(swiglu);
+  // gate_up writes 3 tokens x 2 x 128 bf16 = 1536 B per layer, read back by silu_mul: x 2 layers x 2.
+  CHECK(moved(eager) - moved(trt) == 2 * 1536.0 * 2);
+  CHECK(trt.ops.back().name == "sample");  // the last operator keeps its own kernel
+  o.fusion = fusion_rules::none;
+  const op_graph none = decoder_iteration(s, b, o);
+  // Scores: 120 attended keys x 4 heads x 2 layers = 960 elements = 1920 B (bf16), x 4 trips.
+  CHECK(moved(none) - moved(eager) == 4 * 1920.0);
+  CHECK(none.total_ops() == eager.total_ops());
 }
