@@ -12,8 +12,10 @@ namespace ptsim::tlm {
 
 /// A rule set. The model builders' graphs are the `eager` kernels; the others change them.
 ///  - eager: a framework in eager mode (PyTorch): attention is one fused kernel
-///    (scaled_dot_product_attention dispatches to FlashAttention-2 or the memory-efficient
-///    kernel), every GEMM, convolution, norm and elementwise operator its own kernel.
+///    (torch.nn.functional.scaled_dot_product_attention dispatches to FlashAttention-2 or the
+///    memory-efficient kernel, PyTorch 2.x docs), every GEMM, convolution, norm and
+///    elementwise operator its own kernel. The model zoo folds a convolution's batch norm,
+///    bias and activation into it (as inference exports do), eager PyTorch would not.
 ///  - none: no fusion at all: attention runs as scores (QK^T), softmax and context (PV),
 ///    the score and probability matrices written to memory and read back (PyTorch's SDPA
 ///    math backend, or a framework without fused attention).
