@@ -328,12 +328,65 @@ bool any_cost(const std::vector<labelled_summary>& runs) {
   });
 }
 
+// The heaviest operators of a single run (fused kernels under their '+'-joined names),
+// summed over the units that ran them: their share of all operator time in the ops table
+// and how much of their own time memory set.
+constexpr std::size_t heaviest_ops = 12;
+
+bool any_op_times(const std::vector<labelled_summary>& runs) {
+  return runs.size() == 1 && runs[0].runs.empty() && !runs[0].op_times.empty();
+}
+
+struct op_total {
+  std::string op;
+  std::vector<std::string> units;
+  op_time_row sum;
+};
+
+std::vector<op_total> op_totals(const labelled_summary& r) {
+  std::vector<op_total> out;
+  for (const op_time_row& o : r.op_times) {
+    auto it = std::find_if(out.begin(), out.end(), [&](const op_total& t) { return t.op == o.op; });
+    if (it == out.end()) it = out.insert(out.end(), op_total{o.op, {}, {}});
+    it->units.push_back(o.unit);
+    it->sum.executions += o.executions;
+    it->sum.seconds += o.seconds;
+    it->sum.memory_bound_s += o.memory_bound_s;
+  }
+  std::stable_sort(out.begin(), out.end(), [](const op_total& a, const op_total& b) { return a.sum.seconds > b.sum.seconds; });
+  return out;
+}
+
+std::string op_title(const labelled_summary& r) {
+  std::string t = "by operator (the heaviest, share of all operator time";
+  if (r.ops_dropped > 0) t += "; the ops table's first executions, " + std::to_string(r.ops_dropped) + " more not kept";
+  return t + ")";
+}
+
+text_grid op_grid(const labelled_summary& r) {
+  text_grid g;
+  g.header = {"operator", "units", "executions", "time", "share", "memory-bound"};
+  g.text_columns = 2;
+  const std::vector<op_total> totals = op_totals(r);
+  double all = 0;
+  for (const auto& t : totals) all += t.sum.seconds;
+  for (std::size_t i = 0; i < totals.size() && i < heaviest_ops; ++i) {
+    const op_total& t = totals[i];
+    std::string units = t.units.size() <= 2 ? t.units.front() : std::to_string(t.units.size()) + " units";
+    if (t.units.size() == 2) units += ", " + t.units[1];
+    g.rows.push_back({t.op, units, std::to_string(t.sum.executions), human_number(t.sum.seconds) + " s",
+                      percent(t.sum.seconds, all), percent(t.sum.memory_bound_s, t.sum.seconds)});
+  }
+  return g;
+}
+
 constexpr const char* cost_title =
     "what the limits cost (compute-bound time added by running below the governor's request)";
 
 std::string format_table(const std::vector<labelled_summary>& runs) {
   std::string out = summary_grid(runs, true).table();
   if (any_units(runs)) out += "\nwhere the time went (share of the run)\n" + time_grid(runs).table();
+  if (any_op_times(runs)) out += "\nwhere the time went " + op_title(runs[0]) + "\n" + op_grid(runs[0]).table();
   if (any_component_power(runs)) out += "\npower by component (mean over the run)\n" + component_grid(runs).table();
   if (any_cost(runs)) out += "\n" + std::string(cost_title) + "\n" + cost_grid(runs).table();
   return out;
@@ -342,6 +395,8 @@ std::string format_table(const std::vector<labelled_summary>& runs) {
 std::string format_markdown(const std::vector<labelled_summary>& runs) {
   std::string out = summary_grid(runs, true).markdown();
   if (any_units(runs)) out += "\n**Where the time went** (share of the run)\n\n" + time_grid(runs).markdown();
+  if (any_op_times(runs))
+    out += "\n**Where the time went** " + op_title(runs[0]) + "\n\n" + op_grid(runs[0]).markdown();
   if (any_component_power(runs))
     out += "\n**Power by component** (mean over the run)\n\n" + component_grid(runs).markdown();
   if (any_cost(runs)) out += "\n**What the limits cost** (compute-bound time added by running below the governor's "

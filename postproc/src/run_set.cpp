@@ -157,6 +157,8 @@ labelled_summary entry_of(const loaded_run& r, const std::vector<std::string>& s
   e.units = r.units;
   e.domains = r.domains;
   e.component_power_W = r.component_power_W;
+  e.op_times = r.op_times;
+  e.ops_dropped = r.ops_dropped;
   return e;
 }
 
@@ -295,6 +297,9 @@ std::vector<loaded_run> load_runs(const std::vector<fs::path>& files) {
     run.summary = r.summary();
     run.units = r.unit_summary();
     run.domains = r.domain_summary();
+    const ops_table ops = r.ops();
+    run.op_times = op_breakdown(ops);
+    run.ops_dropped = ops.dropped;
     try {
       run.component_power_W = mean_component_power(r);
     } catch (const std::exception&) {

@@ -21,6 +21,7 @@
 #include "ptsim/text/input_file.hpp"
 #include "ptsim/thermal/floorplan_builder.hpp"
 #include "ptsim/thermal/plant.hpp"
+#include "ptsim/tlm/fusion.hpp"
 #include "ptsim/tlm/model_zoo.hpp"
 #include "ptsim/tlm/operators.hpp"
 #include "ptsim/tlm/topology.hpp"
@@ -151,7 +152,15 @@ void resolve_host(const view& s, const scenario& sc, bool serving, tlm::host_wor
   }
 }
 
-void resolve_llm(const view& l, const view& stream, tlm::stream_config& st) {
+// A stage's or llm stream's fusion rule set: its own key, else its (first) unit's.
+tlm::fusion_rules fusion_of(const view& v, const scenario& sc, const std::string& unit) {
+  if (v.has("fusion")) return tlm::parse_fusion_rules(v.str("fusion"));
+  for (const auto& u : sc.platform.units)
+    if (u.name == unit) return u.fusion;
+  return tlm::fusion_rules::eager;
+}
+
+void resolve_llm(const view& l, const view& stream, const scenario& sc, tlm::stream_config& st) {
   st.is_llm = true;
   tlm::llm_config& c = st.llm;
   tlm::model_params params;
@@ -170,6 +179,7 @@ void resolve_llm(const view& l, const view& stream, tlm::stream_config& st) {
   c.chunked_prefill = l.boolean("chunked_prefill");
   c.kv_cache_bytes = l.has("kv_cache") ? l.si("kv_cache") : 0;
   c.layer_groups = static_cast<int>(l.integer("layer_groups"));
+  c.fusion = fusion_of(l, sc, c.units.empty() ? std::string() : c.units.front());
   c.prompt_tokens = resolve_tokens(l, "prompt_tokens", 128);
   c.output_tokens = resolve_tokens(l, "output_tokens", 128);
   if (c.max_batched_tokens < c.max_batch)
@@ -213,6 +223,8 @@ void resolve_stage(const view& stage, const std::string& stream_prec, const scen
     if (!read_graph(relative_to_scenario(sc, stage.str("graph")), prec, sg.graph, error)) stage.fail(error, "graph");
   }
   resolve_host(stage, sc, false, sg.host);
+  const tlm::fusion_rules fusion = fusion_of(stage, sc, sg.unit);
+  if (fusion != tlm::fusion_rules::eager) sg.graph = tlm::fuse(sg.graph, fusion);
   if (stage.has("training")) {
     tlm::training_options t;
     const view tv = stage.at("training");
@@ -266,7 +278,7 @@ void resolve_workload(const view& w, const view& platform, scenario& sc) {
       continue;
     }
     if (s.has("llm")) {
-      resolve_llm(s.at("llm"), s, st);
+      resolve_llm(s.at("llm"), s, sc, st);
       resolve_host(s.at("llm"), sc, true, st.llm.host);
     } else {
       if (st.batching.kind == tlm::batching_kind::continuous)

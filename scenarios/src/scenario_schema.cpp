@@ -5,6 +5,7 @@
 #include "ptsim/scenarios/schema.hpp"
 #include "enum_tables.hpp"
 #include "ptsim/thermal/package.hpp"
+#include "ptsim/tlm/fusion.hpp"
 #include "ptsim/tlm/model_zoo.hpp"
 #include "kinds/component_kind.hpp"
 
@@ -147,6 +148,7 @@ schema_ptr workload_schema() {
        opt("graph", str("custom operator graph file (YAML list of operators), relative to the scenario file")),
        opt("params", map_of(number("model parameter"), "model parameters")),
        opt("precision", enumeration(precision_names(), "arithmetic precision")),
+       opt("fusion", enumeration(tlm::fusion_rule_names(), "operator fusion rule set (default: the unit's)")),
        opt("training", training),
        opt("input", input),
        opt("host", host_work_schema(false))});
@@ -165,6 +167,7 @@ schema_ptr workload_schema() {
                                 "less the weights)")),
        opt("memory_utilization", share("share of the memory the weights and KV cache may use", "0.9")),
        opt("layer_groups", integer("layers simulated as this many folded groups (1: fastest)", "1", 1)),
+       opt("fusion", enumeration(tlm::fusion_rule_names(), "operator fusion rule set (default: its first unit's)")),
        opt("prompt_tokens", token_range_schema("prompt tokens per request", "128")),
        opt("output_tokens", token_range_schema("output tokens per request", "128")),
        opt("host", host_work_schema(true))});

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "ptsim/tlm/interconnect.hpp"
+#include "ptsim/tlm/memory_occupancy.hpp"
 #include "ptsim/tlm/topology.hpp"
 #include "sc_seconds.hpp"
 
@@ -29,6 +30,8 @@ compute_unit::compute_unit(sc_core::sc_module_name name, const compute_unit_conf
   trans_.set_data_ptr(&scratch_);
   trans_.set_byte_enable_ptr(nullptr);
   trans_.set_dmi_allowed(false);
+  occupancy_ = new memory_occupancy;  // owned by the payload from here on
+  trans_.set_extension(occupancy_);
   idle_state_s_.assign(cfg_.idle_states.size(), 0.0);
 }
 
@@ -38,6 +41,11 @@ void compute_unit::submit(const job& j) {
 }
 
 double compute_unit::peak_per_cycle(const op& o) const { return unit_peak_per_cycle(cfg_, o); }
+
+double compute_unit::memory_efficiency_for(const op& o) const {
+  auto it = cfg_.memory_efficiency.find(o.kind);
+  return it != cfg_.memory_efficiency.end() ? it->second : 1.0;
+}
 
 double compute_unit::efficiency_for(const op& o) const {
   auto it = cfg_.op_efficiency.find(o.kind);
@@ -264,7 +272,9 @@ double compute_unit::execute(const op& o, job& j, std::size_t& collective_seq, d
       throw std::runtime_error(std::string(name()) + ": transfer '" + o.name + "' to '" + o.target +
                                "', which this unit cannot reach");
     double c = 0, x = 0;
+    occupancy_->factor = 1 / memory_efficiency_for(o);
     t = stream(it->second, o.bytes_read, o.bytes_written, 0, 0, t, c, x);
+    occupancy_->factor = 1;
     b = bound_by::interconnect;
   } else {
     const double rate = peak_per_cycle(o) * efficiency_for(o);
@@ -272,8 +282,10 @@ double compute_unit::execute(const op& o, job& j, std::size_t& collective_seq, d
       throw std::runtime_error(std::string(name()) + " has no throughput for " + to_string(o.prec) + " (operator '" +
                                o.name + "')");
     double compute_sum = 0, memory_sum = 0;
+    occupancy_->factor = 1 / memory_efficiency_for(o);
     t = stream(memory_, o.bytes_read - onchip_read, keep_output ? 0 : o.bytes_written, o.ops, rate, t, compute_sum,
                memory_sum);
+    occupancy_->factor = 1;
     b = memory_sum > compute_sum ? bound_by::memory : bound_by::compute;
   }
   const double dvfs = bound_s_[static_cast<std::size_t>(bound_by::dvfs)] - dvfs_before;

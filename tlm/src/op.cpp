@@ -112,6 +112,8 @@ op_graph batched(const op_graph& one, double batch) {
     o.bytes_read = o.weight_bytes + (o.bytes_read - o.weight_bytes) * batch;
     o.bytes_written *= batch;
     o.message_bytes *= batch;
+    o.scores *= batch;
+    o.value_bytes *= batch;
   }
   return g;
 }

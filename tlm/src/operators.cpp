@@ -37,6 +37,8 @@ op attention_op(const std::string& name, double queries, double attended, double
   o.ops = 4 * attended * head_dim * heads;
   o.bytes_read = queries * heads * head_dim * element_bytes(act) + 2 * kv_tokens * kv_heads * head_dim * element_bytes(kv);
   o.bytes_written = queries * heads * head_dim * element_bytes(act);
+  o.scores = attended * heads;
+  o.value_bytes = kv_tokens * kv_heads * head_dim * element_bytes(kv);
   return o;
 }
 
@@ -78,6 +80,8 @@ op& fold(op& o, double n) {
   o.bytes_read *= n;
   o.bytes_written *= n;
   o.weight_bytes *= n;
+  o.scores *= n;
+  o.value_bytes *= n;
   o.repeat *= n;
   return o;
 }

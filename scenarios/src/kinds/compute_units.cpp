@@ -6,6 +6,7 @@
 
 #include "ptsim/power/energy_model.hpp"
 #include "ptsim/power/idle_states.hpp"
+#include "ptsim/tlm/fusion.hpp"
 #include "ptsim/tlm/op.hpp"
 
 namespace ptsim::scenarios::detail {
@@ -35,6 +36,15 @@ std::vector<field> compute_fields(const compute_defaults& d, std::vector<field> 
       opt("op_efficiency", map_of(share("share of peak"),
                                   "share of peak per operator kind (gemm, conv, attention, elementwise, norm, "
                                   "embedding, pool, other), overriding efficiency and vector_efficiency")),
+      opt("memory_efficiency",
+          map_of(share("share of the memory's reachable bandwidth"),
+                 "share of the memory's reachable bandwidth per operator kind (e.g. attention: paged KV-cache "
+                 "reads); the memory is held for bytes / share, its energy counts the bytes (default 1)")),
+      opt("fusion", enumeration(tlm::fusion_rule_names(),
+                                "operator fusion rule set its graphs run as (eager: attention fused, every other "
+                                "operator one kernel; none: attention too as three kernels; tensorrt: conv/GEMM "
+                                "epilogues take the elementwise operators after them)",
+                                "eager")),
       opt("launch_overhead", quantity(dims::time(), "fixed cost per operator (kernel launch)", d.launch_overhead, 0.0,
                                       false)),
       opt("collective_latency",
@@ -170,6 +180,14 @@ void resolve_compute(const std::string& name, const std::string& kind, const com
       v.fail(e.what());
     }
   }
+  for (const auto& [k, v] : c.at("memory_efficiency").entries()) {
+    try {
+      u.memory_efficiency[tlm::parse_op_kind(k)] = std::strtod(v.scalar().c_str(), nullptr);
+    } catch (const std::invalid_argument& e) {
+      v.fail(e.what());
+    }
+  }
+  u.fusion = tlm::parse_fusion_rules(c.str("fusion"));
   u.launch_overhead = units::seconds(c.si("launch_overhead"));
   u.collective_latency = units::seconds(c.si("collective_latency"));
   u.tile_bytes = c.si("tile");

@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "ptsim/postproc/op_breakdown.hpp"
 #include "ptsim/postproc/result_file.hpp"
 
 namespace ptsim::postproc {
@@ -27,6 +28,9 @@ struct labelled_summary {
   /// Mean power of each component over the run (W), from the timeseries `power`, in its
   /// `component` order; empty when not read.
   std::vector<std::pair<std::string, double>> component_power_W = {};
+  /// Time per unit and operator (ops table), heaviest first; shown for a single entry.
+  std::vector<op_time_row> op_times = {};
+  std::uint64_t ops_dropped = 0;  ///< executions the ops table did not keep
 };
 
 /// json: for one entry, one object {metric: number, ..., "units": {metric: unit}}, numbers

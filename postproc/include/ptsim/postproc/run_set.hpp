@@ -21,6 +21,8 @@ struct loaded_run {
   std::vector<domain_summary_row> domains;
   std::vector<std::pair<std::string, std::string>> scenario;  ///< flattened, see below
   std::vector<std::pair<std::string, double>> component_power_W;  ///< mean over the run (W)
+  std::vector<op_time_row> op_times;  ///< the ops table per unit and operator, heaviest first
+  std::uint64_t ops_dropped = 0;      ///< executions the ops table did not keep
 };
 
 /// Result files named by `inputs`, in order: a file as given; a folder contributes

@@ -24,6 +24,8 @@
 
 namespace ptsim::tlm {
 
+struct memory_occupancy;
+
 /// What bound an operator's time: its arithmetic, its memory traffic, a transfer over
 /// links (collectives, io), a stall for a clock change, or leaving an idle state.
 enum class bound_by { compute, memory, interconnect, dvfs, idle_exit };
@@ -121,6 +123,8 @@ class compute_unit : public sc_core::sc_module {
   double peak_ops_per_s(const op& o, double hz) const { return peak_per_cycle(o) * hz; }
   /// Share of peak the unit reaches on operator `o`.
   double efficiency_for(const op& o) const;
+  /// Share of the memory's reachable bandwidth operator `o` reaches (1 unless configured).
+  double memory_efficiency_for(const op& o) const;
   /// Busy seconds over the whole run, by what bound them.
   double bound_seconds(bound_by b) const { return bound_s_[static_cast<std::size_t>(b)]; }
   double compute_bound_s() const { return bound_seconds(bound_by::compute); }
@@ -161,6 +165,7 @@ class compute_unit : public sc_core::sc_module {
   unit_route memory_, fabric_;
   std::map<std::string, unit_route> io_;
   ::tlm::tlm_generic_payload trans_;
+  memory_occupancy* occupancy_ = nullptr;  ///< on trans_ (which owns it): this op's factor
   unsigned char scratch_ = 0;  // payload buffer; targets are timing-only and never touch it
   std::uint64_t transactions_ = 0, ops_executed_ = 0;
   std::array<double, bound_kinds> bound_s_{};

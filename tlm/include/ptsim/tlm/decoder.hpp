@@ -5,6 +5,7 @@
 // all-reduces per layer). Plain C++.
 #include <string>
 
+#include "ptsim/tlm/fusion.hpp"
 #include "ptsim/tlm/op.hpp"
 
 namespace ptsim::tlm {
@@ -43,6 +44,7 @@ struct decoder_options {
   /// layers/groups kernels). 1 is fastest to simulate; more interleaves compute- and
   /// memory-bound phases within an iteration at a finer grain.
   int layer_groups = 1;
+  fusion_rules fusion = fusion_rules::eager;  ///< the kernels the iteration runs as
 };
 
 /// Operators of one iteration on one tensor-parallel rank (every rank runs the same).

@@ -48,6 +48,9 @@ struct op {
   // collective only
   collective_kind collective = collective_kind::none;
   double message_bytes = 0;  ///< size S of one collective's buffer on each rank (B)
+  // attention only (fusion.hpp runs it unfused from these; 0: not known)
+  double scores = 0;       ///< score-matrix elements: attended keys summed over queries, times heads
+  double value_bytes = 0;  ///< the V rows among bytes_read (B)
   // transfer only
   std::string target;  ///< component the bytes move to/from (an io target of the unit)
   // host software only (host_s > 0: a serving engine's scheduling, a training loop's

@@ -46,6 +46,11 @@ struct compute_unit_config {
   double efficiency = 0.7;         ///< share of peak for tensor operators
   double vector_efficiency = 0.25; ///< share of peak for vector/scalar operators
   std::map<op_kind, double> op_efficiency;  ///< per operator kind, overriding the two above
+  /// Share of the memory's reachable bandwidth an operator kind's access pattern reaches
+  /// (paged KV-cache gathers in attention, embedding gathers); absent: 1.
+  std::map<op_kind, double> memory_efficiency;
+  /// The kernels the unit runs a graph as (fusion.hpp); stages may override it.
+  fusion_rules fusion = fusion_rules::eager;
   units::seconds_t launch_overhead = units::seconds(5e-6);
   /// Fixed cost of each collective call (library set-up and synchronisation), on top of
   /// the ring's per-step hop latencies; paid `repeat` times by a folded collective.
@@ -163,6 +168,7 @@ struct llm_config {
   bool chunked_prefill = true;
   double kv_cache_bytes = 0;       ///< per rank; resolved from memory capacity when 0
   int layer_groups = 1;            ///< layers simulated as this many folded groups
+  fusion_rules fusion = fusion_rules::eager;  ///< the iteration's kernels (default: its first unit's)
   token_range prompt_tokens{128, 128}, output_tokens{128, 128};
   host_work_config host;           ///< the serving engine's host software per iteration
 };

@@ -1,0 +1,62 @@
+// The fusion and memory_efficiency keys of compute units, stages and llm streams.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "helpers.hpp"
+
+namespace ps = ptsim::scenarios;
+using namespace scen_test;
+
+namespace {
+const ptsim::tlm::op_graph& npu_stage(const ps::scenario& sc) { return sc.workload.streams.at(0).stages.at(1).graph; }
+int fused_adds(const ptsim::tlm::op_graph& g) {
+  int n = 0;
+  for (const auto& o : g.ops) n += o.name.find("+residual_add") != std::string::npos;
+  return n;
+}
+}  // namespace
+
+TEST_CASE("a unit's fusion rule set shapes its stages' graphs; a stage overrides it") {
+  const auto plain = ps::load_scenario_text(default_text(), "test.yaml");
+  CHECK(plain.platform.units.size() > 0);
+  CHECK(fused_adds(npu_stage(plain)) == 0);  // default: eager, the graph as built
+
+  // MobileNetV2 has 10 inverted residuals with a residual add after the projection.
+  const auto trt = ps::load_scenario_text(default_text(), "test.yaml", with_sets({"platform.components.npu.fusion=tensorrt"}));
+  CHECK(fused_adds(npu_stage(trt)) == 10);
+  CHECK(npu_stage(trt).ops.size() == npu_stage(plain).ops.size() - 10);
+  CHECK(npu_stage(trt).total_ops() == npu_stage(plain).total_ops());
+
+  const std::string text = replace_once(default_text(), "{ unit: npu, model: mobilenet_v2 }",
+                                        "{ unit: npu, model: mobilenet_v2, fusion: eager }");
+  const auto over = ps::load_scenario_text(text, "test.yaml", with_sets({"platform.components.npu.fusion=tensorrt"}));
+  CHECK(fused_adds(npu_stage(over)) == 0);
+}
+
+TEST_CASE("memory_efficiency per operator kind: read into the unit; 0 or an unknown kind is an error") {
+  const auto sc = ps::load_scenario_text(default_text(), "test.yaml",
+                                         with_sets({"platform.components.npu.memory_efficiency.attention=0.6"}));
+  bool found = false;
+  for (const auto& u : sc.platform.units)
+    if (u.name == "npu") found = u.memory_efficiency.at(ptsim::tlm::op_kind::attention) == 0.6;
+  CHECK(found);
+
+  const auto zero = only_at(load_errors(default_text(), with_sets({"platform.components.npu.memory_efficiency.gemm=0"})),
+                            "platform.components.npu.memory_efficiency.gemm");
+  CHECK_MESSAGE(zero.message.find("expected a value > 0") != std::string::npos, zero.to_string());
+  const auto kind = load_errors(default_text(), with_sets({"platform.components.npu.memory_efficiency.gather=0.5"}));
+  REQUIRE(kind.size() == 1);
+  CHECK_MESSAGE(kind[0].to_string().find("gather") != std::string::npos, kind[0].to_string());
+  const auto bad = load_errors(default_text(), with_sets({"platform.components.npu.fusion=xla"}));
+  REQUIRE(bad.size() == 1);
+  CHECK_MESSAGE(bad[0].to_string().find("tensorrt") != std::string::npos, bad[0].to_string());
+}
+
+TEST_CASE("an llm stream runs its units' fusion rule set unless it names its own") {
+  const std::string path = PTSIM_SOURCE_DIR "/scenarios/phone-llm-chat.yaml";
+  const auto sc = ps::load_scenario_file(path);
+  CHECK(sc.workload.streams.at(0).llm.fusion == ptsim::tlm::fusion_rules::tensorrt);  // the phone NPU's
+  ps::load_options o = with_sets({"workload.streams.chat.llm.fusion=none"});
+  CHECK(ps::load_scenario_file(path, o).workload.streams.at(0).llm.fusion == ptsim::tlm::fusion_rules::none);
+}
