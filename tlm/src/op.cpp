@@ -112,6 +112,9 @@ op_graph batched(const op_graph& one, double batch) {
     o.bytes_read = o.weight_bytes + (o.bytes_read - o.weight_bytes) * batch;
     o.bytes_written *= batch;
     o.message_bytes *= batch;
+    // Rows (tokens) scale with the batch; attention's keys attended are summed over them.
+    o.shape_m *= batch;
+    if (o.kind == op_kind::attention) o.shape_n *= batch;
   }
   return g;
 }

@@ -50,6 +50,11 @@ struct op {
   double message_bytes = 0;  ///< size S of one collective's buffer on each rank (B)
   // transfer only
   std::string target;  ///< component the bytes move to/from (an io target of the unit)
+  /// Shape of one kernel (not all repeats), for looking its time up in a measured profile
+  /// (op_profile.hpp); 0: unknown. gemm, conv: [m x k] x [k x n]. attention: m query
+  /// tokens, n keys attended summed over the queries, k = heads x head_dim. Others: m rows
+  /// of k elements (k = 1 when only the element count is known).
+  double shape_m = 0, shape_n = 0, shape_k = 0;
 };
 
 /// A model as a sequence of operators run on one unit (or on every rank of a group).
