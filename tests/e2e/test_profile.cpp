@@ -18,7 +18,9 @@ namespace {
 // a few ms). The GEMM 4096 x 4096 x 4096 bf16: the roofline's arithmetic at 990 MHz is
 // 2 x 4096^3 / (132 x 4096 x 0.75 x 0.99e9) = 0.3427 ms; the profile says 2 ms at 1980 MHz
 // with compute fraction 0.5, so at 990 MHz 2 ms x (0.5 x 2 + 0.5) = 3 ms. Its bytes,
-// 3 x 4096^2 x 2 B = 100.7 MB, take 33.6 us at 3 TB/s: hidden under either time.
+// 3 x 4096^2 x 2 B = 100.7 MB, take 33.6 us at 3 TB/s: hidden under either time. The HBM
+// never self-refreshes within the run (self_refresh_after 1 s): its idle periods, which the
+// longer GEMMs shorten, would otherwise move its energy besides the bytes'.
 const char* scenario_yaml = R"(name: profile-e2e
 duration: "200 ms"
 control_period: "1 ms"
@@ -29,7 +31,7 @@ platform:
   components:
     gpu0: { kind: gpu, domain: g, connect: hbm0, sms: 132, tensor_ops_per_cycle: { bf16: 4096 },
             vector_ops_per_cycle: { bf16: 512 }, efficiency: 0.75, launch_overhead: "3 us", c_eff: "100 nF" PROFILE }
-    hbm0: { kind: hbm, bandwidth: "3 TB/s", efficiency: 1.0, capacity: "80 GB", preset: hbm3 }
+    hbm0: { kind: hbm, bandwidth: "3 TB/s", efficiency: 1.0, capacity: "80 GB", preset: hbm3, self_refresh_after: "1 s" }
 workload:
   streams:
     s: { arrival: { kind: fixed_rate, rate: "100 Hz" }, precision: bf16,
@@ -37,8 +39,8 @@ workload:
 thermal:
   ambient: "25 degC"
   floorplan:
-    - { name: gpu0, x: "0 mm", y: "0 mm", width: "30 mm", height: "30 mm" }
-    - { name: hbm0, x: "30 mm", y: "0 mm", width: "10 mm", height: "30 mm" }
+    - { name: gpu0, x: "0 mm", y: "0 mm", width: "15 mm", height: "15 mm" }
+    - { name: hbm0, x: "15 mm", y: "0 mm", width: "5 mm", height: "15 mm" }
 policy: { governor: performance }
 )";
 
