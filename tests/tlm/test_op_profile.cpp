@@ -10,6 +10,7 @@
 
 #include "approx.hpp"
 #include "ptsim/tlm/operators.hpp"
+#include "ptsim/tlm/training.hpp"
 
 using namespace ptsim::tlm;
 using tlm_test::near;
@@ -184,4 +185,16 @@ TEST_CASE("the example profile in scenarios/profiles parses and covers llama3_8b
   const auto at = p.lookup(gemm_op("o_proj", 2560, 4096, 4096, precision::bf16), 1980e6);
   REQUIRE(at);
   CHECK(at->time_s == near(129.05e-6));
+}
+
+TEST_CASE("a training step's backward kernels are not the forward's: a profile leaves them to the roofline") {
+  const op_profile p({row(op_kind::gemm, 256, 4096, 4096, 100e-6)});
+  op_graph fwd;
+  fwd.ops.push_back(gemm_op("fc", 256, 4096, 4096, precision::bf16));
+  const op_graph step = training_step(fwd, {});
+  REQUIRE(step.ops.size() >= 2);
+  CHECK(step.ops[0].name == "fc");
+  CHECK(p.lookup(step.ops[0], 1980e6));
+  CHECK(step.ops[1].name == "bwd_fc");
+  CHECK(!p.lookup(step.ops[1], 1980e6));
 }
