@@ -117,6 +117,17 @@ TEST_CASE("ptsim run with a profile: table times scaled to the clock, the rest b
   // drew more.
   CHECK(mean_power(f, "hbm0") == doctest::Approx(mean_power(g, "hbm0")).epsilon(1e-9));
   CHECK(mean_power(f, "gpu0") > mean_power(g, "gpu0"));
+
+  // The same profile given with --set (the schema knows the key) times the same way.
+  const result viaset = run_ptsim(s.dir, "run roofline.yaml -q -o viaset.h5 --set platform.components.gpu0.profile.file="
+                                         "gemm.csv --set 'platform.components.gpu0.profile.clock=1980 MHz'");
+  REQUIRE_MESSAGE(viaset.exit_code == 0, viaset.err);
+  const result_reader h(s.dir / "viaset.h5");
+  REQUIRE(h.ops().rows.size() == f.ops().rows.size());
+  for (std::size_t i = 0; i < f.ops().rows.size(); ++i)
+    CHECK(h.ops().rows[i].end_s == f.ops().rows[i].end_s);
+  const result schema = run_ptsim(s.dir, "schema");
+  CHECK(schema.out.find("compute_fraction") != std::string::npos);
 }
 
 TEST_CASE("a bad profile is refused before the run, at its file, line and column") {
