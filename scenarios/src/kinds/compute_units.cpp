@@ -5,11 +5,10 @@
 #include <limits>
 
 #include "../resolve_sections.hpp"
-#include "ptsim/tlm/op_profile.hpp"
-
 #include "ptsim/power/energy_model.hpp"
 #include "ptsim/power/idle_states.hpp"
 #include "ptsim/tlm/op.hpp"
+#include "ptsim/tlm/op_profile.hpp"
 
 namespace ptsim::scenarios::detail {
 namespace {
@@ -152,6 +151,21 @@ void resolve_idle_states(const view& c, tlm::compute_unit_config& u, component_p
   for (const auto& s : cp.idle_states) u.idle_states.push_back({s.name, s.entry_latency_s, s.exit_latency_s});
 }
 
+// The unit's measured profile, read now so that a bad file stops the scenario before any
+// run (its error names the CSV's line and column, through the key `file`).
+std::shared_ptr<const tlm::op_profile> resolve_profile(const view& p, const scenario& sc) {
+  tlm::profile_defaults d;
+  d.clock_hz = p.si("clock");
+  d.prec = tlm::parse_precision(p.str("precision"));
+  if (p.has("compute_fraction")) d.compute_fraction = p.num("compute_fraction");
+  try {
+    return std::make_shared<const tlm::op_profile>(tlm::read_op_profile(relative_to_scenario(sc, p.str("file")), d));
+  } catch (const tlm::profile_error& e) {
+    p.fail(e.what(), "file");
+    return nullptr;
+  }
+}
+
 // Where the kinds of compute unit differ in their keys.
 struct compute_keys {
   const char* cores;     // cores, engines or SMs
@@ -203,18 +217,7 @@ void resolve_compute(const std::string& name, const std::string& kind, const com
   else c.fail("missing required key 'c_eff' (switched capacitance, e.g. \"300 pF\"; or give the domain a "
               "dynamic-power-coefficient)", "c_eff");
   resolve_idle_states(c, u, cp);
-  if (c.has("profile")) {
-    const view p = c.at("profile");
-    tlm::profile_defaults d;
-    d.clock_hz = p.si("clock");
-    d.prec = tlm::parse_precision(p.str("precision"));
-    if (p.has("compute_fraction")) d.compute_fraction = p.num("compute_fraction");
-    try {
-      u.profile = std::make_shared<const tlm::op_profile>(tlm::read_op_profile(relative_to_scenario(sc, p.str("file")), d));
-    } catch (const tlm::profile_error& e) {
-      p.fail(e.what(), "file");
-    }
-  }
+  if (c.has("profile")) u.profile = resolve_profile(c.at("profile"), sc);
   sc.platform.units.push_back(u);
   cp.compute.stall_activity = c.num("stall_activity");
   cp.compute.leakage = resolve_leakage(c.at("leakage"));
