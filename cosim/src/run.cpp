@@ -150,6 +150,27 @@ void write_jobs(const scenarios::scenario& sc, tlm::platform& plat, const std::v
   }
 }
 
+// Units with a measured profile: how many operators it timed and which it did not hold
+// (the roofline timed those), once per unit, as an event at the end and a note.
+std::vector<std::string> profile_notes(const tlm::platform& plat, postproc::result_writer& writer, double end_s) {
+  std::vector<std::string> notes;
+  for (const auto& u : plat.units()) {
+    if (!u->config().profile) continue;
+    std::uint64_t missed = 0;
+    std::string kinds;
+    for (const auto& [kind, n] : u->profile_misses()) {
+      missed += n;
+      kinds += (kinds.empty() ? "" : ", ") + kind + " " + std::to_string(n);
+    }
+    std::string m = std::to_string(u->profiled_ops()) + " operators timed from the profile " +
+                    u->config().profile->source() + ", " + std::to_string(missed) + " by the roofline";
+    if (missed) m += " (no row for: " + kinds + ")";
+    writer.add_event({end_s, "profile", u->basename(), m, static_cast<double>(missed)});
+    notes.push_back(std::string(u->basename()) + ": " + m);
+  }
+  return notes;
+}
+
 // Each domain's starting point: its governor's choice with no load.
 std::map<std::string, tlm::operating_point> initial_points(const scenarios::scenario& sc, control_loop& loop) {
   const auto init = loop.initial_points();
@@ -270,6 +291,7 @@ run_outcome run_scenario(const scenarios::scenario& sc, const run_options& opts)
   // run takes a while, and a signal then must still leave nothing behind.
   interrupted();
 
+  const std::vector<std::string> notes = profile_notes(plat, writer, sc.duration.value());
   write_jobs(sc, plat, component_energy_J, writer, totals);
   totals.completed = plat.workload().finished().size();
   totals.throughput_units = plat.workload().throughput_units();
@@ -282,7 +304,9 @@ run_outcome run_scenario(const scenarios::scenario& sc, const run_options& opts)
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   writer.commit(wall);
 
-  return outcome_of(summary, opts, wall, sc, plat);
+  run_outcome out = outcome_of(summary, opts, wall, sc, plat);
+  out.notes = notes;
+  return out;
 }
 
 }  // namespace ptsim::cosim

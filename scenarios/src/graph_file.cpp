@@ -28,8 +28,9 @@ schema_ptr graph_schema() {
          opt("bytes_written", count("bytes written")),
          opt("weight_bytes", count("of bytes_read, the weights")),
          opt("repeat", number("times the operator runs in a row", "1", 1.0)),
-         opt("m", count("gemm: rows of the output")), opt("n", count("gemm: columns of the output")),
-         opt("k", count("gemm: reduction length")),
+         opt("m", count("gemm: rows of the output (with flops: the shape a unit's profile looks up; README, "
+                        "\"Operators and their time\")")),
+         opt("n", count("gemm: columns of the output")), opt("k", count("gemm: reduction length")),
          opt("weights", count("gemm: 1 when B is a weight read from memory, 0 when an activation")),
          opt("queries", count("attention: query tokens")), opt("attended", count("attention: tokens attended")),
          opt("kv_tokens", count("attention: tokens in the KV cache read")), opt("heads", count("attention: heads")),
@@ -73,6 +74,10 @@ bool read_op(const view& n, std::size_t i, tlm::precision prec, tlm::op& o) {
       o.bytes_written = num("bytes_written", 0);
       o.weight_bytes = num("weight_bytes", 0);
       if (o.weight_bytes > o.bytes_read) throw std::invalid_argument("weight_bytes exceeds bytes_read");
+      // A shape given beside the counts keys the operator in a measured profile.
+      o.shape_m = num("m", 0);
+      o.shape_n = num("n", 0);
+      o.shape_k = num("k", 0);
     } else if (kind == tlm::op_kind::gemm) {
       o = tlm::gemm_op(name, num("m"), num("n"), num("k"), prec, num("weights", 1) != 0);
     } else if (kind == tlm::op_kind::attention) {

@@ -161,7 +161,7 @@ double compute_unit::dvfs_check(double t, double& stalled) {
 }
 
 double compute_unit::stream(const unit_route& r, double read, double written, double ops, double rate_per_hz,
-                            double t, double& compute_sum, double& transfer_sum) {
+                            double t, double& compute_sum, double& transfer_sum, const table_time* table) {
   const double tile = cfg_.tile_bytes;
   // Reads first (weights, inputs), then writes (outputs). A tile never mixes the two,
   // so the target's ledger books every byte as the read or write it is.
@@ -172,7 +172,13 @@ double compute_unit::stream(const unit_route& r, double read, double written, do
   double done_read = 0, done_written = 0, dvfs = 0;
   for (std::size_t i = 0; i < tiles; ++i) {
     t = dvfs_check(t, dvfs);
-    const double compute_s = rate_per_hz > 0 ? ops_per_tile / (rate_per_hz * clock_.hz_at(t)) : 0;
+    // From a profile: the tile's share of the table time, its compute part at the clock
+    // in effect, the rest fixed. The part that scales with the clock is the arithmetic.
+    const double n = static_cast<double>(tiles);
+    const double scaling_s = table ? table->cycles / n / clock_.hz_at(t)
+                                   : rate_per_hz > 0 ? ops_per_tile / (rate_per_hz * clock_.hz_at(t)) : 0;
+    const double fixed_s = table ? table->fixed_s / n : 0;
+    const double compute_s = table ? scaling_s + fixed_s : scaling_s;
     double mem_s = 0;
     if (read + written > 0) {
       const bool is_read = i < read_tiles;
@@ -185,11 +191,14 @@ double compute_unit::stream(const unit_route& r, double read, double written, do
       ++transactions_;
       mem_s = detail::now_s() + delay.to_seconds() - t;
     }
-    ledger_.add_interval(t, t + compute_s, activity_ledger::kind::compute, ops_per_tile);
-    if (mem_s > compute_s) ledger_.add_interval(t + compute_s, t + mem_s, activity_ledger::kind::stall);
-    compute_sum += compute_s;
-    transfer_sum += mem_s;
-    t += std::max(compute_s, mem_s);
+    // The table time is a floor under the memory's: the measured kernel already waited
+    // for its bytes, so only a slower memory (contention, a slower part) stretches it.
+    const double end = std::max(compute_s, mem_s);
+    ledger_.add_interval(t, t + scaling_s, activity_ledger::kind::compute, ops_per_tile);
+    if (end > scaling_s) ledger_.add_interval(t + scaling_s, t + end, activity_ledger::kind::stall);
+    compute_sum += scaling_s;
+    transfer_sum += table ? std::max(mem_s, fixed_s) : mem_s;
+    t += end;
     // Run ahead of the kernel by at most the global quantum, also inside a long
     // operator: other initiators book the shared bandwidth in between, so units that
     // stream at the same time share it instead of one taking it all for a whole op.
@@ -242,6 +251,23 @@ double compute_unit::collective(const op& o, job& j, std::size_t seq, double t) 
   return t + extra;
 }
 
+bool compute_unit::from_profile(const op& o, double rate_per_hz, double t, table_time& tt) {
+  const auto p = cfg_.profile->lookup(o, clock_.hz_at(t));
+  if (!p) {
+    ++profile_misses_[to_string(o.kind)];
+    return false;
+  }
+  ++profiled_ops_;
+  const double kernels = o.repeat, time_s = p->time_s * kernels;
+  // Not given: the share of the measured time the roofline's arithmetic takes at the
+  // table's clock (a compute-bound kernel scales with the clock, a memory-bound one not).
+  double c = p->compute_fraction;
+  if (c < 0) c = rate_per_hz > 0 && time_s > 0 ? std::clamp(o.ops / (rate_per_hz * p->ref_hz) / time_s, 0.0, 1.0) : 1.0;
+  tt.cycles = c * time_s * p->ref_hz;
+  tt.fixed_s = (1 - c) * time_s;
+  return true;
+}
+
 double compute_unit::execute(const op& o, job& j, std::size_t& collective_seq, double t, double onchip_read,
                              bool keep_output) {
   const double t_start = t;
@@ -278,13 +304,15 @@ double compute_unit::execute(const op& o, job& j, std::size_t& collective_seq, d
     b = bound_by::interconnect;
   } else {
     const double rate = peak_per_cycle(o) * efficiency_for(o);
-    if (!(rate > 0) && o.ops > 0)
+    table_time tt;
+    const bool profiled = cfg_.profile && from_profile(o, rate, t, tt);
+    if (!profiled && !(rate > 0) && o.ops > 0)
       throw std::runtime_error(std::string(name()) + " has no throughput for " + to_string(o.prec) + " (operator '" +
                                o.name + "')");
     double compute_sum = 0, memory_sum = 0;
     occupancy_->factor = 1 / memory_efficiency_for(o);
     t = stream(memory_, o.bytes_read - onchip_read, keep_output ? 0 : o.bytes_written, o.ops, rate, t, compute_sum,
-               memory_sum);
+               memory_sum, profiled ? &tt : nullptr);
     occupancy_->factor = 1;
     b = memory_sum > compute_sum ? bound_by::memory : bound_by::compute;
   }

@@ -114,6 +114,9 @@ op_graph batched(const op_graph& one, double batch) {
     o.message_bytes *= batch;
     o.scores *= batch;
     o.value_bytes *= batch;
+    // Rows (tokens) scale with the batch; attention's keys attended are summed over them.
+    o.shape_m *= batch;
+    if (o.kind == op_kind::attention) o.shape_n *= batch;
   }
   return g;
 }

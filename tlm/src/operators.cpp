@@ -24,6 +24,9 @@ op gemm_op(const std::string& name, double m, double n, double k, precision prec
   o.bytes_read = m * k * element_bytes(act) + b_bytes;
   o.bytes_written = m * n * element_bytes(act);
   if (weights) o.weight_bytes = b_bytes;
+  o.shape_m = m;
+  o.shape_n = n;
+  o.shape_k = k;
   return o;
 }
 
@@ -39,6 +42,9 @@ op attention_op(const std::string& name, double queries, double attended, double
   o.bytes_written = queries * heads * head_dim * element_bytes(act);
   o.scores = attended * heads;
   o.value_bytes = kv_tokens * kv_heads * head_dim * element_bytes(kv);
+  o.shape_m = queries;
+  o.shape_n = attended;
+  o.shape_k = heads * head_dim;
   return o;
 }
 
@@ -49,6 +55,8 @@ op elementwise_op(const std::string& name, double elements, double ops_per_eleme
   o.bytes_read = inputs * elements * element_bytes(prec) + extra_read;
   o.bytes_written = elements * element_bytes(prec);
   o.weight_bytes = extra_read;
+  o.shape_m = elements;  // as rows of one element; builders that know the width set m x k
+  o.shape_k = 1;
   return o;
 }
 
@@ -57,6 +65,8 @@ op embedding_op(const std::string& name, double tokens, double width, precision 
   o.ops = tokens * width;  // address arithmetic and copies, one op per element
   o.bytes_read = tokens * width * element_bytes(prec);
   o.bytes_written = tokens * width * element_bytes(prec);
+  o.shape_m = tokens;
+  o.shape_k = width;
   return o;
 }
 

@@ -30,6 +30,8 @@ op_graph training_step(const op_graph& forward, const training_options& opts) {
     b.bytes_read = 2 * activations + it->weight_bytes;
     b.bytes_written = it->bytes_written + it->weight_bytes;
     b.weight_bytes = 0;
+    // Not the forward's kernel: a measured profile of forward kernels must not time it.
+    b.shape_m = b.shape_n = b.shape_k = 0;
     g.ops.push_back(b);
   }
   // Accumulation: forward and backward run once per micro-batch (folded), the exchange

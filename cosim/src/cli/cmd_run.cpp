@@ -124,6 +124,8 @@ int run(const run_args& a) {
   opts.record = !a.no_record;
   try {
     const run_outcome out = run_scenario(sc, opts);
+    if (!a.quiet)
+      for (const auto& n : out.notes) std::cerr << "ptsim run: " << n << "\n";
     if (a.quiet) std::cout << out.result_file.string() << "\n";
     else print_summary(out);
   } catch (const simulation_error& e) {

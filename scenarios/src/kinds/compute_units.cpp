@@ -4,10 +4,12 @@
 
 #include <limits>
 
+#include "../resolve_sections.hpp"
 #include "ptsim/power/energy_model.hpp"
 #include "ptsim/power/idle_states.hpp"
 #include "ptsim/tlm/fusion.hpp"
 #include "ptsim/tlm/op.hpp"
+#include "ptsim/tlm/op_profile.hpp"
 
 namespace ptsim::scenarios::detail {
 namespace {
@@ -19,6 +21,22 @@ struct compute_defaults {
   const char* efficiency;
   const char* vector_efficiency;
 };
+
+schema_ptr profile_schema() {
+  return object(
+      "measured operator times that replace the roofline for the operators they hold (README, \"Operators and their "
+      "time\"); the others keep the roofline",
+      {req("file", str("CSV of measured kernels, relative to the scenario: ptsim's form (kind, precision, m, n, k, "
+                       "time_us, ...) or a Vidur MLP profile (time_stats.* columns)")),
+       req("clock", quantity(dims::frequency(), "the unit's clock when the table was measured (rows may give their "
+                             "own clock_mhz)")),
+       opt("precision", enumeration({"fp32", "fp16", "bf16", "fp8", "int8"},
+                                    "precision of rows that give none (Vidur files give none)", "bf16")),
+       opt("compute_fraction",
+           number("share of a table time that scales with the clock (the rest is memory time), for rows without "
+                  "their own (default: the roofline's arithmetic time at the table's clock over the table time)",
+                  std::nullopt, 0.0, 1.0))});
+}
 
 std::vector<field> compute_fields(const compute_defaults& d, std::vector<field> own) {
   std::vector<field> f = {
@@ -67,6 +85,7 @@ std::vector<field> compute_fields(const compute_defaults& d, std::vector<field> 
       opt("c_eff", quantity(dims::capacitance(), "switched capacitance of the whole unit (P = C V^2 f a)")),
       opt("stall_activity", number("activity while stalled on memory", "0.3", 0.0, 1.0)),
       opt("leakage", leakage_schema()),
+      opt("profile", profile_schema()),
   };
   f.insert(f.end(), rest.begin(), rest.end());
   return f;
@@ -146,6 +165,21 @@ void resolve_idle_states(const view& c, tlm::compute_unit_config& u, component_p
   for (const auto& s : cp.idle_states) u.idle_states.push_back({s.name, s.entry_latency_s, s.exit_latency_s});
 }
 
+// The unit's measured profile, read now so that a bad file stops the scenario before any
+// run (its error names the CSV's line and column, through the key `file`).
+std::shared_ptr<const tlm::op_profile> resolve_profile(const view& p, const scenario& sc) {
+  tlm::profile_defaults d;
+  d.clock_hz = p.si("clock");
+  d.prec = tlm::parse_precision(p.str("precision"));
+  if (p.has("compute_fraction")) d.compute_fraction = p.num("compute_fraction");
+  try {
+    return std::make_shared<const tlm::op_profile>(tlm::read_op_profile(relative_to_scenario(sc, p.str("file")), d));
+  } catch (const tlm::profile_error& e) {
+    p.fail(e.what(), "file");
+    return nullptr;
+  }
+}
+
 // Where the kinds of compute unit differ in their keys.
 struct compute_keys {
   const char* cores;     // cores, engines or SMs
@@ -206,6 +240,7 @@ void resolve_compute(const std::string& name, const std::string& kind, const com
   else c.fail("missing required key 'c_eff' (switched capacitance, e.g. \"300 pF\"; or give the domain a "
               "dynamic-power-coefficient)", "c_eff");
   resolve_idle_states(c, u, cp);
+  if (c.has("profile")) u.profile = resolve_profile(c.at("profile"), sc);
   sc.platform.units.push_back(u);
   cp.compute.stall_activity = c.num("stall_activity");
   cp.compute.leakage = resolve_leakage(c.at("leakage"));

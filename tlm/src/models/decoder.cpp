@@ -69,6 +69,13 @@ op_graph decoder_iteration(const decoder_shape& s, const decoder_batch& b, const
   const precision w = o.weights, act = activation_precision(w);
   const double act_eb = element_bytes(act);
   const double T = b.new_tokens();
+  // A norm over `rows` rows of the hidden size (the shape a measured profile is keyed on).
+  const auto norm = [h, act_eb, act](const char* name, double rows, double inputs) {
+    op o = elementwise_op(name, rows * h, 4, inputs, act, op_kind::norm, h * act_eb);
+    o.shape_m = rows;
+    o.shape_k = h;
+    return o;
+  };
 
   op_graph g;
   g.name = s.name;
@@ -81,7 +88,7 @@ op_graph decoder_iteration(const decoder_shape& s, const decoder_batch& b, const
     // Layers in this group: the first (layers % groups) groups take one more.
     const double n = s.layers / groups + (gi < s.layers % groups ? 1 : 0);
     auto add = [&](op x) { g.ops.push_back(fold(x, n)); };
-    add(elementwise_op("attn_norm", T * h, 4, 2, act, op_kind::norm, h * act_eb));
+    add(norm("attn_norm", T, 2));
     add(gemm_op("qkv_proj", T, (hpr + 2 * kvpr) * hd, h, w, act, true));
     op attn = attention_op("attention", T, b.prefill_attended + b.decode_context, b.prefill_kv_read + b.decode_context,
                            hpr, kvpr, hd, act, o.kv);
@@ -89,7 +96,7 @@ op_graph decoder_iteration(const decoder_shape& s, const decoder_batch& b, const
     add(attn);
     add(gemm_op("o_proj", T, h, hpr * hd, w, act, true));
     if (o.tensor_parallel > 1) add(collective_op("attn_all_reduce", collective_kind::all_reduce, T * h * act_eb, act));
-    add(elementwise_op("ffn_norm", T * h, 4, 2, act, op_kind::norm, h * act_eb));
+    add(norm("ffn_norm", T, 2));
     add(gemm_op("gate_up_proj", T, 2 * s.ffn / tp, h, w, act, true));
     add(elementwise_op("silu_mul", T * s.ffn / tp, 5, 2, act));
     add(gemm_op("down_proj", T, h, s.ffn / tp, w, act, true));
@@ -97,7 +104,7 @@ op_graph decoder_iteration(const decoder_shape& s, const decoder_batch& b, const
   }
   const double rows = b.logits_rows;
   if (rows > 0) {
-    g.ops.push_back(elementwise_op("final_norm", rows * h, 4, 1, act, op_kind::norm, h * act_eb));
+    g.ops.push_back(norm("final_norm", rows, 1));
     g.ops.push_back(gemm_op("lm_head", rows, s.vocab / tp, h, w, act, true));
     if (o.tensor_parallel > 1)
       g.ops.push_back(collective_op("logits_all_gather", collective_kind::all_gather, rows * s.vocab / tp * act_eb, act));

@@ -30,6 +30,10 @@ inline fmap conv(op_graph& g, const char* name, fmap in, double cout, double k, 
   o.bytes_read = weights + batch * in.h * in.w * in.c * eb;
   o.bytes_written = batch * out.h * out.w * out.c * eb;
   o.weight_bytes = weights;
+  // As the implicit GEMM that cuDNN-style kernels run: [N*Ho*Wo x K*K*Cin] x [.. x Cout].
+  o.shape_m = batch * out.h * out.w;
+  o.shape_n = out.c;
+  o.shape_k = k * k * cin_per_group;
   g.ops.push_back(o);
   return out;
 }

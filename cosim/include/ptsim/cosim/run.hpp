@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "ptsim/postproc/result_file.hpp"
 #include "ptsim/scenarios/scenario.hpp"
@@ -36,6 +37,8 @@ struct run_outcome {
   double wall_s = 0;
   double simulated_s = 0;
   std::uint64_t transactions = 0;
+  /// Said once about the run (e.g. how many operators a profile did not hold).
+  std::vector<std::string> notes;
 };
 
 /// Thermal runaway, or another failure of the simulated system.

@@ -137,6 +137,10 @@ class compute_unit : public sc_core::sc_module {
   double idle_state_seconds(std::size_t i, double now_s) const;
   /// The state the unit is in or entering (-1: none, or busy).
   int idle_state() const { return idle_state_; }
+  /// With a profile: operators timed from it, and those without a row (timed by the
+  /// roofline), by kind.
+  std::uint64_t profiled_ops() const { return profiled_ops_; }
+  const std::map<std::string, std::uint64_t>& profile_misses() const { return profile_misses_; }
 
  private:
   void run();
@@ -146,8 +150,14 @@ class compute_unit : public sc_core::sc_module {
   double execute(const op& o, job& j, std::size_t& collective_seq, double t, double onchip_read, bool keep_output);
   /// Streams `read` then `written` bytes to route r in tiles, with `ops` of arithmetic
   /// spread over them; returns the end time; adds to the compute and transfer sums.
+  /// A profiled operator's time: `cycles` scale with the clock, `fixed_s` does not.
+  struct table_time {
+    double cycles = 0, fixed_s = 0;
+  };
   double stream(const unit_route& r, double read, double written, double ops, double rate_per_hz, double t,
-                double& compute_sum, double& transfer_sum);
+                double& compute_sum, double& transfer_sum, const table_time* table = nullptr);
+  /// The profile's time for `o` at time t, or false (no row: the roofline times it).
+  bool from_profile(const op& o, double rate_per_hz, double t, table_time& tt);
   double collective(const op& o, job& j, std::size_t seq, double t);
   /// Books a stall for a clock change that took effect since the last check.
   double dvfs_check(double t, double& stalled);
@@ -176,6 +186,8 @@ class compute_unit : public sc_core::sc_module {
   double busy_since_ = 0;       ///< when the current job started
   double seen_switch_ = -1;     ///< the last clock change already accounted for
   bool graphed_ = false;        ///< the running job was launched as one graph
+  std::uint64_t profiled_ops_ = 0;
+  std::map<std::string, std::uint64_t> profile_misses_;
 };
 
 }  // namespace ptsim::tlm

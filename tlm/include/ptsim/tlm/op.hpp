@@ -58,6 +58,11 @@ struct op {
   // kernel launch; it occupies host_share of the unit (one core of a many-core socket).
   double host_s = 0;
   double host_share = 1;
+  /// Shape of one kernel (not all repeats), for looking its time up in a measured profile
+  /// (op_profile.hpp); 0: unknown. gemm, conv: [m x k] x [k x n]. attention: m query
+  /// tokens, n keys attended summed over the queries, k = heads x head_dim. Others: m rows
+  /// of k elements (k = 1 when only the element count is known).
+  double shape_m = 0, shape_n = 0, shape_k = 0;
 };
 
 /// A model as a sequence of operators run on one unit (or on every rank of a group).

@@ -3,6 +3,7 @@
 // scenario loader fills and the platform builder elaborates).
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -10,6 +11,7 @@
 #include "ptsim/tlm/host_work.hpp"
 #include "ptsim/tlm/nvme_apst.hpp"
 #include "ptsim/tlm/op.hpp"
+#include "ptsim/tlm/op_profile.hpp"
 #include "ptsim/units/quantities.hpp"
 
 namespace ptsim::tlm {
@@ -64,6 +66,9 @@ struct compute_unit_config {
   std::vector<idle_state_timing> idle_states;
   /// Stall of the unit while its domain's clock switches (PLL relock), per change.
   units::seconds_t dvfs_stall = units::seconds(0.0);
+  /// Measured operator times that replace the roofline for the operators they hold
+  /// (null: none; the roofline times everything).
+  std::shared_ptr<const op_profile> profile;
 };
 
 /// An interconnect: a NoC or bus, a PCIe or NVLink link, or a switch.
