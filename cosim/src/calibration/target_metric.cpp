@@ -44,8 +44,9 @@ std::string metric_expr::units() const {
     case kind::decode_rate: return "tokens/s";
     case kind::summary: break;
   }
+  // The catalogue's throughput units depend on the workload ("tokens/s"): said generically.
   const auto* m = postproc::find_summary_metric(summary_name);
-  return m ? std::string(m->units) : "";
+  return m ? postproc::units_for(*m, "work/s") : "";
 }
 
 metric_expr parse_metric(const std::string& text) {

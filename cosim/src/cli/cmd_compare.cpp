@@ -51,7 +51,9 @@ fs::path default_dir() {
 std::string num(double x) {
   if (std::isnan(x)) return "-";
   char b[32];
-  std::snprintf(b, sizeof b, "%.4g", x);
+  // Four significant digits; whole numbers from 1000 up ("24528", not "2.453e+04").
+  if (std::fabs(x) >= 1000 && std::fabs(x) < 1e9) std::snprintf(b, sizeof b, "%.0f", x);
+  else std::snprintf(b, sizeof b, "%.4g", x);
   return b;
 }
 
