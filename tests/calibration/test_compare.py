@@ -107,6 +107,36 @@ lines = [l for l in r.stdout.splitlines() if l.startswith("| exact |")]
 check(r.returncode == 0 and len(lines) == 2, f"quick markdown: exit {r.returncode}, lines {lines}")
 check(all("rate=40 Hz" in l for l in lines), lines)
 
+# power:A+B+... over every component is the run's average power: the power timeseries are
+# means over their record periods, so together they integrate to energy_J (avg_power_W).
+with h5py.File(os.path.join(work, "own-20.h5"), "r") as h:
+    comps = [c.decode() if isinstance(c, bytes) else str(c) for c in h["timeseries"]["component"][:]]
+    first = comps[0]
+d = os.path.join(work, "sums", "all")
+os.makedirs(d)
+with open(os.path.join(d, "measurements.csv"), "w") as f:
+    f.write("workload.streams.camera.arrival.rate,all_W,first_W\n20 Hz,1,1\n")
+with open(os.path.join(d, "case.yaml"), "w") as f:
+    f.write(f"""source: "test"
+citation: "test"
+scenario: ../../base.yaml
+measurements: measurements.csv
+targets:
+  all_W: {{ metric: "power:{'+'.join(comps)}", error: absolute, tolerance: 1e9 }}
+  first_W: {{ metric: "power:{first}", error: absolute, tolerance: 1e9 }}
+""")
+r = run("compare", "--dir", os.path.join(work, "sums"), "--format", "json")
+check(r.returncode == 0, f"sums: exit {r.returncode} {r.stderr}")
+pts = {p["target"]: p["model"] for p in json.loads(r.stdout)["cases"][0]["points"]}
+check(abs(pts["all_W"] - own["20 Hz"][0]) <= 1e-9 * own["20 Hz"][0],
+      f"power over every component {pts['all_W']} != avg_power_W {own['20 Hz'][0]}")
+with h5py.File(os.path.join(work, "own-20.h5"), "r") as h:
+    t = h["timeseries"]["time"][:]
+    p0 = h["timeseries"]["power"][:, 0]
+    dt = [t[0]] + [t[i] - t[i - 1] for i in range(1, len(t))]
+    want = sum(a * b for a, b in zip(p0, dt)) / t[-1]
+check(abs(pts["first_W"] - want) <= 1e-9 * abs(want), f"power:{first} {pts['first_W']} != {want}")
+
 # Bad input: exit 2 at the place, nothing run.
 bad = os.path.join(work, "bad")
 shutil.copytree(os.path.join(cases, "exact"), os.path.join(bad, "unknown_metric"))
