@@ -168,6 +168,8 @@ bad("no_such_column", [("holdout: { rows: [3] }", "holdout: { rows: [1] }")], "T
     "workload.streams.camera.arival.rate,latency_ms,power_W\n10 Hz,0.001,1\n20 Hz,0.002,2\n")
 bad("too_few_rows", [("holdout: { rows: [3] }", "holdout: { rows: [1] }")], "CALIB:8:3", "only 0 measured values",
     "workload.streams.camera.arrival.rate,latency_ms,power_W\n10 Hz,0.001,\n20 Hz,,\n")
+bad("holdout_fraction", [("holdout: { rows: [3] }", "holdout: { fraction: 1.5, seed: 2 }")], "CALIB:9:22",
+    "expected a share between 0 and 1")
 
 shutil.rmtree(work)
 for p in problems:
