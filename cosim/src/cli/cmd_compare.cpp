@@ -14,6 +14,7 @@
 
 #include "../calibration/evaluation.hpp"
 #include "../calibration/study.hpp"
+#include "../sweep/machine.hpp"
 #include "commands.hpp"
 
 namespace ptsim::cosim::cli {
@@ -207,6 +208,11 @@ void print_markdown(const std::vector<case_outcome>& cases) {
 }
 
 int compare(const compare_args& a) {
+  if (sweep::launched_ranks() > 1) {
+    // Each case is a sweep of its own, and MPI starts once per process.
+    std::cerr << "ptsim compare: runs on one machine (-j N); under mpirun, run it without mpirun\n";
+    return exit_bad_input;
+  }
   const fs::path dir = a.dir.empty() ? default_dir() : fs::path(a.dir);
   if (!fs::is_directory(dir)) {
     std::cerr << "ptsim compare: no validation folder at " << dir.string() << " (give one with --dir)\n";
