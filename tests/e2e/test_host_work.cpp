@@ -108,8 +108,10 @@ TEST_CASE("per-step host work: synchronous adds it, asynchronous overlaps it; bu
 
 TEST_CASE("llm host keys: through the schema, with units; a wrong unit or key is refused before anything runs") {
   scratch s("hostkeys");
-  const std::string yaml = PTSIM_SOURCE_DIR "/bench/comparisons/h100-llama31-70b-mlenergy.yaml";
-  const std::string base = "run " + yaml + " -q --set 'duration=1 s' ";
+  const std::string yaml = PTSIM_SOURCE_DIR "/validation/mlenergy-h100-llama31-70b-vllm/scenario.yaml";
+  const std::string base = "run " + yaml +
+                           " -q --set 'duration=1 s' --set workload.streams.chat.arrival.users=8"
+                           " --set workload.streams.chat.batching.max_batch=8 ";
   const result ok = run_ptsim(s.dir, base + "-o ok.h5 --set 'workload.streams.chat.llm.host.per_iteration=1 ms' "
                                               "--set 'workload.streams.chat.llm.host.per_sequence=10 us' "
                                               "--set workload.streams.chat.llm.host.scheduling=asynchronous "

@@ -18,7 +18,7 @@ v = jsonschema.Draft202012Validator(schema)
 root = sys.argv[2]
 
 files = sorted(glob.glob(root + "/scenarios/*.yaml") + glob.glob(root + "/scenarios/presets/*.yaml") +
-               glob.glob(root + "/bench/comparisons/*.yaml"))
+               glob.glob(root + "/validation/*/scenario.yaml") + glob.glob(root + "/validation/platforms/*.yaml"))
 assert len(files) >= 10, files
 failed = []
 for f in files:

@@ -18,6 +18,8 @@ void add_schema(CLI::App& app);
 void add_sweep(CLI::App& app);
 void add_thermal(CLI::App& app);
 void add_floorplan(CLI::App& app);
+void add_compare(CLI::App& app);
+void add_calibrate(CLI::App& app);
 /// `ptsim thermal ARGS...` (argv after the subcommand): HotSpot-style options, parsed by thermal.
 int run_thermal(int argc, char** argv);
 

@@ -30,6 +30,8 @@ int main_cli(int argc, char** argv) {
   cli::add_sweep(app);
   cli::add_thermal(app);
   cli::add_floorplan(app);
+  cli::add_compare(app);
+  cli::add_calibrate(app);
   return cli::parse_and_run(app, argc, argv);
 }
 

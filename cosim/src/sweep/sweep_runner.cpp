@@ -188,13 +188,13 @@ void announce(const sweep_context& c, const fs::path& dir, std::size_t to_run, c
 }
 
 // The summary of this share (the whole sweep, or a shard's part): the sweep's exit status.
-int write_summary(const sweep_context& c, const share& mine, const fs::path& dir) {
+int write_summary(const sweep_context& c, const share& mine, const fs::path& dir, bool quiet) {
   try {
     const table_counts n = summarize(c, mine, mine.n == 1);
-    if (mine.n == 1) {
+    if (mine.n == 1 && !quiet) {
       say("'" + c.spec.name + "': " + counts_text(n) + "; summary in " + (dir / "summary.csv").string());
       std::cout << (dir / "summary.csv").string() << "\n";
-    } else {
+    } else if (!quiet) {
       say("shard " + std::to_string(mine.k) + "/" + std::to_string(mine.n) + ": " + counts_text(n) +
           "; when every shard is done: ptsim sweep --merge " + dir.string());
     }
@@ -245,10 +245,10 @@ int run_sweep(const std::string& sweep_file, const sweep_options& o) {
   const unsigned jobs = o.jobs ? o.jobs : default_jobs(mpi ? launched_local_ranks() : 1);
   const std::string host = host_name();
   const std::int64_t wall_rank = mpi ? rank : static_cast<std::int64_t>(mine.k);
-  if (root) announce(c, dir, to_run.size(), mine, jobs, mpi.get());
+  if (root && !o.quiet) announce(c, dir, to_run.size(), mine, jobs, mpi.get());
 
   signal_watch signals;
-  sweep_progress progress(to_run.size(), root && isatty(STDERR_FILENO) != 0);
+  sweep_progress progress(to_run.size(), root && !o.quiet && isatty(STDERR_FILENO) != 0);
   const pool_options po{jobs, o.timeout_s, run_environment()};
   bool any_failed = false;
   auto on_done = [&](const launch_plan& plan, const run_result& r) {
@@ -259,17 +259,18 @@ int run_sweep(const std::string& sweep_file, const sweep_options& o) {
     } catch (const std::exception& e) {
       say(std::string("cannot record the outcome of ") + plan.id + ": " + e.what());
     }
-    if (root) progress.finished(plan.id, r.ok, r.error, r.wall_s, 0);
+    if (root && !o.quiet) progress.finished(plan.id, r.ok, r.error, r.wall_s, 0);
     else if (!r.ok) say("rank " + std::to_string(rank) + ": " + plan.id + " failed: " + r.error);
   };
-  run_pool pool(po, [&](std::size_t i) { return plan_run(c, i); }, on_done, signals, root ? &progress : nullptr);
+  run_pool pool(po, [&](std::size_t i) { return plan_run(c, i); }, on_done, signals,
+                root && !o.quiet ? &progress : nullptr);
 
   // Where the runs come from: this process's list, or rank 0 handing them out over MPI.
   local_queue local(mpi ? std::vector<std::size_t>{} : to_run);
   work_source* src = &local;
   if (mpi && root)
     src = &mpi->dispatch(to_run, [&](const run_result& r, int from) {
-      progress.finished(c.spec.runs[r.index].id, r.ok, r.error, r.wall_s, from);
+      if (!o.quiet) progress.finished(c.spec.runs[r.index].id, r.ok, r.error, r.wall_s, from);
     });
   else if (mpi)
     src = &mpi->request(signals);
@@ -283,7 +284,7 @@ int run_sweep(const std::string& sweep_file, const sweep_options& o) {
   if (mpi) ranks_ended = mpi->wait_for_ranks(signals, 30.0);
   progress.close();
 
-  int rc = write_summary(c, mine, dir);
+  int rc = write_summary(c, mine, dir, o.quiet);
   const int stop = signals.stop_signal();
   if (stop != 0) {
     say(std::string("stopped by ") + (stop == SIGINT ? "Ctrl-C" : strsignal(stop)) +

@@ -16,6 +16,7 @@ struct sweep_options {
   unsigned shard_k = 0, shard_n = 1;  ///< run the runs whose index % shard_n == shard_k
   double timeout_s = 0;        ///< per run (s); 0: none
   std::string executable;      ///< the ptsim that runs each run; empty: this very executable
+  bool quiet = false;          ///< no announcement, progress, summary line or path (a caller's batch)
 };
 
 /// Exit codes of run_sweep and merge_sweep (as `ptsim` returns them).

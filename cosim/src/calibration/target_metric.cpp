@@ -1,0 +1,163 @@
+#include "target_metric.hpp"
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include "ptsim/postproc/metric_catalogue.hpp"
+#include "ptsim/postproc/result_file.hpp"
+#include "study.hpp"
+
+namespace ptsim::cosim::calibration {
+
+namespace {
+
+constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+
+// "ttft_p50_s" with prefix "ttft_p" and suffix "_s": the percentile, if the middle is one.
+bool percentile_name(const std::string& t, const std::string& prefix, const std::string& suffix, double& q) {
+  if (t.size() <= prefix.size() + suffix.size() || t.compare(0, prefix.size(), prefix) != 0 ||
+      t.compare(t.size() - suffix.size(), suffix.size(), suffix) != 0)
+    return false;
+  const std::string mid = t.substr(prefix.size(), t.size() - prefix.size() - suffix.size());
+  if (mid.empty() || mid.find_first_not_of("0123456789.") != std::string::npos) return false;
+  char* end = nullptr;
+  q = std::strtod(mid.c_str(), &end);
+  return *end == '\0' && q >= 0 && q <= 100;
+}
+
+std::string accepted() {
+  std::string names;
+  for (const auto& m : postproc::summary_metrics()) names += (names.empty() ? "" : ", ") + std::string(m.name);
+  return "a summary metric (" + names +
+         "), power:COMPONENT+COMPONENT..., ttft_pQ_s, itl_pQ_s, decode_rate_pQ or job_time_mean_s";
+}
+
+}  // namespace
+
+std::string metric_expr::units() const {
+  switch (what) {
+    case kind::power: return "W";
+    case kind::ttft:
+    case kind::itl:
+    case kind::job_time_mean: return "s";
+    case kind::decode_rate: return "tokens/s";
+    case kind::summary: break;
+  }
+  // The catalogue's throughput units depend on the workload ("tokens/s"): said generically.
+  const auto* m = postproc::find_summary_metric(summary_name);
+  return m ? postproc::units_for(*m, "work/s") : "";
+}
+
+metric_expr parse_metric(const std::string& text) {
+  metric_expr m;
+  m.text = text;
+  if (text.rfind("power:", 0) == 0) {
+    m.what = metric_expr::kind::power;
+    const std::string list = text.substr(6);
+    std::size_t from = 0;
+    while (from <= list.size()) {
+      const std::size_t plus = list.find('+', from);
+      const std::string term = list.substr(from, plus == std::string::npos ? std::string::npos : plus - from);
+      if (term.empty()) throw std::invalid_argument("'" + text + "': an empty component name in power:A+B+...");
+      for (auto& c : expand_ranges(term)) m.components.push_back(std::move(c));
+      if (plus == std::string::npos) break;
+      from = plus + 1;
+    }
+    return m;
+  }
+  if (postproc::find_summary_metric(text)) {
+    m.summary_name = text;
+    return m;
+  }
+  if (text == "job_time_mean_s") {
+    m.what = metric_expr::kind::job_time_mean;
+    return m;
+  }
+  if (percentile_name(text, "ttft_p", "_s", m.q)) m.what = metric_expr::kind::ttft;
+  else if (percentile_name(text, "itl_p", "_s", m.q)) m.what = metric_expr::kind::itl;
+  else if (percentile_name(text, "decode_rate_p", "", m.q)) m.what = metric_expr::kind::decode_rate;
+  else throw std::invalid_argument("unknown metric '" + text + "': expected " + accepted());
+  return m;
+}
+
+std::vector<double> evaluate_metrics(const std::vector<const metric_expr*>& ms, const std::filesystem::path& result) {
+  postproc::result_reader r(result);
+  std::vector<double> out;
+  bool have_jobs = false;
+  std::vector<postproc::job_row> jobs;
+  auto finished_jobs = [&]() -> const std::vector<postproc::job_row>& {
+    if (!have_jobs) {
+      for (auto& j : r.jobs())
+        if (std::isfinite(j.finish_s) && j.finish_s >= j.arrival_s) jobs.push_back(std::move(j));
+      have_jobs = true;
+    }
+    return jobs;
+  };
+  for (const metric_expr* m : ms) {
+    switch (m->what) {
+      case metric_expr::kind::summary: {
+        const auto& s = r.summary().metrics;
+        const auto it = s.find(m->summary_name);
+        out.push_back(it == s.end() ? nan : it->second.value);
+        break;
+      }
+      case metric_expr::kind::power: {
+        // Each sample is the mean power over its record period, ending at its time: the
+        // average over the run weighs each by its period's length (the first from 0).
+        std::size_t n_cols = 0;
+        const std::vector<double> p = r.variable("power", &n_cols);
+        const std::vector<std::string> names = r.coord("component");
+        const std::vector<double> t = r.time();
+        std::vector<std::size_t> cols;
+        for (const auto& c : m->components) {
+          std::size_t k = 0;
+          while (k < names.size() && names[k] != c) ++k;
+          if (k == names.size()) throw std::runtime_error(result.string() + ": no component '" + c + "' in power(time, component)");
+          cols.push_back(k);
+        }
+        double energy = 0, span = 0, prev = 0;
+        for (std::size_t i = 0; i < t.size(); ++i) {
+          const double dt = t[i] - prev;
+          prev = t[i];
+          double sum = 0;
+          for (const std::size_t k : cols) sum += p[i * n_cols + k];
+          energy += sum * dt;
+          span += dt;
+        }
+        out.push_back(span > 0 ? energy / span : nan);
+        break;
+      }
+      case metric_expr::kind::ttft: {
+        std::vector<double> v;
+        for (const auto& j : finished_jobs()) v.push_back(j.first_token_s - j.arrival_s);
+        out.push_back(postproc::percentile(v, m->q));
+        break;
+      }
+      case metric_expr::kind::itl:
+      case metric_expr::kind::decode_rate: {
+        std::vector<double> v;
+        for (const auto& j : finished_jobs()) {
+          if (j.tokens_out < 2 || !(j.finish_s > j.first_token_s)) continue;
+          const double itl = (j.finish_s - j.first_token_s) / static_cast<double>(j.tokens_out - 1);
+          v.push_back(m->what == metric_expr::kind::itl ? itl : 1.0 / itl);
+        }
+        out.push_back(postproc::percentile(v, m->q));
+        break;
+      }
+      case metric_expr::kind::job_time_mean: {
+        double sum = 0;
+        std::size_t n = 0;
+        for (const auto& j : finished_jobs()) {
+          sum += j.finish_s - j.start_s;
+          ++n;
+        }
+        out.push_back(n ? sum / static_cast<double>(n) : nan);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace ptsim::cosim::calibration

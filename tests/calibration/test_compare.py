@@ -1,0 +1,170 @@
+#!/usr/bin/python3
+"""`ptsim compare` end to end, on a folder of cases made here from real runs of a short
+scenario: a case whose measurement is the model's own value passes (error 0); one measured at
+twice the model's value is 50 % off: it fails the command when expected to pass, and is only
+reported when marked `expect: fail`. Formats (table, csv, json, markdown) read back; bad cases
+exit 2 with file:line:column before anything runs.
+
+Usage: test_compare.py PTSIM SCENARIOS_DIR
+"""
+import csv
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+import h5py
+
+ptsim, scenarios = sys.argv[1], sys.argv[2]
+work = tempfile.mkdtemp(prefix="ptsim-test-compare-")
+problems = []
+
+
+def check(cond, what):
+    if not cond:
+        problems.append(what)
+
+
+def run(*args):
+    return subprocess.run([ptsim, *args], capture_output=True, text=True, cwd=work)
+
+
+# The scenario: the default (phone camera) stream for 1 s under the performance governor.
+base = os.path.join(work, "base.yaml")
+with open(base, "w") as f:
+    f.write(f"extends: {os.path.join(scenarios, 'default.yaml')}\nduration: \"1 s\"\npolicy: {{ governor: performance }}\n")
+
+# The model's own values at two arrival rates (what compare must read back).
+own = {}
+for rate in ("20 Hz", "40 Hz"):
+    out = os.path.join(work, f"own-{rate[:2]}.h5")
+    r = run("run", "-q", "-o", out, base, "--set", f"workload.streams.camera.arrival.rate={rate}")
+    assert r.returncode == 0, r.stderr
+    with h5py.File(out, "r") as h:
+        own[rate] = (float(h["summary"]["avg_power_W"][()]), float(h["summary"]["latency_p50_s"][()]))
+
+
+def make_case(name, factor, expect, tolerance="15 %"):
+    d = os.path.join(work, "cases", name)
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, "measurements.csv"), "w") as f:
+        f.write("# made by test_compare.py from ptsim's own runs\n")
+        f.write("label,workload.streams.camera.arrival.rate,power_W,latency_ms\n")
+        for rate, (p, lat) in own.items():
+            f.write(f"r{rate[:2]},{rate},{p * factor!r},{lat * factor * 1e3!r}\n")
+    with open(os.path.join(d, "case.yaml"), "w") as f:
+        f.write(f"""source: "test: ptsim's own values x {factor}"
+citation: "tests/calibration/test_compare.py"
+scenario: ../../base.yaml
+measurements: measurements.csv
+targets:
+  power_W: {{ metric: avg_power_W, tolerance: "{tolerance}" }}
+  latency_ms: {{ metric: latency_p50_s, scale: 0.001, tolerance: "{tolerance}" }}
+expect: {expect}
+quick: {{ rows: [2] }}
+""")
+
+
+make_case("exact", 1.0, "pass")
+make_case("double", 2.0, "fail")
+cases = os.path.join(work, "cases")
+
+# The exact case: every error 0 (same run, same numbers) and within tolerance.
+r = run("compare", "--dir", cases, "exact", "--format", "json")
+check(r.returncode == 0, f"exact: exit {r.returncode}, {r.stderr}")
+doc = json.loads(r.stdout)
+pts = doc["cases"][0]["points"]
+check(len(pts) == 4, f"exact: 4 points expected (2 rows x 2 targets), found {len(pts)}")
+for p in pts:
+    check(abs(p["error"]) < 1e-12, f"exact: error {p['error']} at {p}")
+    check(p["within"] is True, f"exact: not within at {p}")
+check(doc["cases"][0]["status"] == "pass", doc["cases"][0]["status"])
+
+# Measured at twice the model: relative error model/measured - 1 = -0.5 on every point.
+r = run("compare", "--dir", cases, "double", "--format", "csv")
+check(r.returncode == 0, f"double (expect: fail): exit {r.returncode} (an expected failure must not fail the command)")
+rows = list(csv.DictReader(io.StringIO(r.stdout)))
+check(len(rows) == 4, f"double: 4 csv rows expected, found {len(rows)}")
+for row in rows:
+    check(abs(float(row["error"]) + 0.5) < 1e-9, f"double: error {row['error']} instead of -0.5")
+    check(row["within"] == "no" and row["case_status"] == "fail (expected)", row)
+
+# The same case expected to pass: the command fails (exit 1), and says which case.
+with open(os.path.join(cases, "double", "case.yaml")) as f:
+    text = f.read()
+with open(os.path.join(cases, "double", "case.yaml"), "w") as f:
+    f.write(text.replace("expect: fail", "expect: pass"))
+r = run("compare", "--dir", cases)
+check(r.returncode == 1, f"double (expect: pass): exit {r.returncode}, expected 1")
+check("double: FAIL" in r.stdout and "exact: pass" in r.stdout, r.stdout)
+
+# --quick runs only the quick rows (row 2); markdown has one table line per point.
+r = run("compare", "--dir", cases, "exact", "--quick", "--format", "markdown")
+lines = [l for l in r.stdout.splitlines() if l.startswith("| exact |")]
+check(r.returncode == 0 and len(lines) == 2, f"quick markdown: exit {r.returncode}, lines {lines}")
+check(all("rate=40 Hz" in l for l in lines), lines)
+
+# power:A+B+... over every component is the run's average power: the power timeseries are
+# means over their record periods, so together they integrate to energy_J (avg_power_W).
+with h5py.File(os.path.join(work, "own-20.h5"), "r") as h:
+    comps = [c.decode() if isinstance(c, bytes) else str(c) for c in h["timeseries"]["component"][:]]
+    first = comps[0]
+d = os.path.join(work, "sums", "all")
+os.makedirs(d)
+with open(os.path.join(d, "measurements.csv"), "w") as f:
+    f.write("workload.streams.camera.arrival.rate,all_W,first_W\n20 Hz,1,1\n")
+with open(os.path.join(d, "case.yaml"), "w") as f:
+    f.write(f"""source: "test"
+citation: "test"
+scenario: ../../base.yaml
+measurements: measurements.csv
+targets:
+  all_W: {{ metric: "power:{'+'.join(comps)}", error: absolute, tolerance: 1e9 }}
+  first_W: {{ metric: "power:{first}", error: absolute, tolerance: 1e9 }}
+""")
+r = run("compare", "--dir", os.path.join(work, "sums"), "--format", "json")
+check(r.returncode == 0, f"sums: exit {r.returncode} {r.stderr}")
+pts = {p["target"]: p["model"] for p in json.loads(r.stdout)["cases"][0]["points"]}
+check(abs(pts["all_W"] - own["20 Hz"][0]) <= 1e-9 * own["20 Hz"][0],
+      f"power over every component {pts['all_W']} != avg_power_W {own['20 Hz'][0]}")
+with h5py.File(os.path.join(work, "own-20.h5"), "r") as h:
+    t = h["timeseries"]["time"][:]
+    p0 = h["timeseries"]["power"][:, 0]
+    dt = [t[0]] + [t[i] - t[i - 1] for i in range(1, len(t))]
+    want = sum(a * b for a, b in zip(p0, dt)) / t[-1]
+check(abs(pts["first_W"] - want) <= 1e-9 * abs(want), f"power:{first} {pts['first_W']} != {want}")
+
+# Bad input: exit 2 at the place, nothing run.
+bad = os.path.join(work, "bad")
+shutil.copytree(os.path.join(cases, "exact"), os.path.join(bad, "unknown_metric"))
+p = os.path.join(bad, "unknown_metric", "case.yaml")
+with open(p) as f:
+    text = f.read()
+with open(p, "w") as f:
+    f.write(text.replace("metric: avg_power_W", "metric: avg_powr_W"))
+r = run("compare", "--dir", bad)
+check(r.returncode == 2, f"unknown metric: exit {r.returncode}")
+check(f"{p}:6:22: targets.power_W.metric: unknown metric 'avg_powr_W'" in r.stderr, r.stderr)
+
+shutil.copytree(os.path.join(cases, "exact"), os.path.join(bad, "bad_condition"))
+shutil.rmtree(os.path.join(bad, "unknown_metric"))
+m = os.path.join(bad, "bad_condition", "measurements.csv")
+with open(m) as f:
+    text = f.read()
+with open(m, "w") as f:
+    f.write(text.replace("r40,40 Hz", "r40,40 parsecs"))
+r = run("compare", "--dir", bad)
+check(r.returncode == 2, f"bad condition: exit {r.returncode}")
+check(f"{m}:4:5:" in r.stderr and "workload.streams.camera.arrival.rate" in r.stderr, r.stderr)
+
+r = run("compare", "--dir", cases, "nosuch")
+check(r.returncode == 2 and "no case 'nosuch'" in r.stderr, r.stderr)
+
+shutil.rmtree(work)
+for p in problems:
+    print("FAIL:", p)
+print(f"{0 if problems else 1} passed, {len(problems)} failed")
+sys.exit(1 if problems else 0)
