@@ -15,6 +15,14 @@ std::string diagnostic::to_string() const {
   return os.str();
 }
 
+std::optional<override_blame> blamed_override(const diagnostic& d) {
+  const std::string tag = "--set ";  // as origin::emit and apply_override name them
+  if (d.file.compare(0, tag.size(), tag) != 0) return std::nullopt;
+  const std::string rest = d.file.substr(tag.size());
+  const std::size_t eq = rest.find('=');
+  return override_blame{rest.substr(0, eq), eq != std::string::npos};
+}
+
 namespace {
 std::string join(const std::vector<diagnostic>& d) {
   std::string s;

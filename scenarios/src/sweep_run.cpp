@@ -78,22 +78,17 @@ scenario load_sweep_run(const sweep_spec& sweep, const sweep_run& run) {
   try {
     return load_scenario_file(sweep.base, run_load_options(sweep, run));
   } catch (const scenario_error& e) {
-    // The loader names an overridden value "--set PATH" (a bad value) or "--set PATH=VALUE"
-    // (a path it cannot apply): point both at the sweep file instead.
+    // A problem with an overridden value or path: point it at the sweep file instead.
     std::vector<diagnostic> out;
     for (diagnostic d : e.diagnostics()) {
-      const std::string tag = "--set ";
-      if (d.file.compare(0, tag.size(), tag) == 0) {
-        const std::string rest = d.file.substr(tag.size());
-        const bool unapplied = rest.find('=') != std::string::npos;
-        const std::string path = rest.substr(0, rest.find('='));
+      if (const auto blame = blamed_override(d)) {
         const sweep_value* v = nullptr;
         for (const auto& x : sweep.set)
-          if (x.path == path) v = &x;
+          if (x.path == blame->path) v = &x;
         for (const auto& x : run.values)
-          if (x.path == path) v = &x;
+          if (x.path == blame->path) v = &x;
         if (v) {
-          const source_pos p = unapplied ? v->key_at : v->value_at;
+          const source_pos p = blame->path_at_fault ? v->key_at : v->value_at;
           d.file = sweep.file;
           d.line = p.line;
           d.column = p.column;

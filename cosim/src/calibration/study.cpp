@@ -14,6 +14,7 @@
 
 #include "ptsim/scenarios/scenario.hpp"
 #include "ptsim/scenarios/schema.hpp"
+#include "ptsim/text/input_file.hpp"
 
 namespace ptsim::cosim::calibration {
 
@@ -42,11 +43,10 @@ std::string found(const YAML::Node& n) {
 }
 
 std::string read_file(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot read " + p.string());
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
+  std::string why;
+  auto content = text::read_input_file(p, why);
+  if (!content) throw std::runtime_error("cannot read " + p.string() + ": " + why);
+  return std::move(*content);
 }
 
 std::string flow_yaml(const YAML::Node& n) {
@@ -563,20 +563,15 @@ void try_load(const study& s, const std::vector<scenarios::sweep_value>& values,
     if (keep) *keep = std::move(sc);
   } catch (const scenario_error& e) {
     for (diagnostic d : e.diagnostics()) {
-      const std::string tag = "--set ";
-      if (d.file.compare(0, tag.size(), tag) == 0) {
-        const std::string rest = d.file.substr(tag.size());
-        const bool unapplied = rest.find('=') != std::string::npos;
-        const std::string path = rest.substr(0, rest.find('='));
+      if (const auto blame = scenarios::blamed_override(d))
         for (std::size_t i = values.size(); i-- > 0;)
-          if (values[i].path == path) {
-            const where& w = unapplied ? at[i].key : at[i].value;
+          if (values[i].path == blame->path) {
+            const where& w = blame->path_at_fault ? at[i].key : at[i].value;
             d.file = w.file;
             d.line = w.line;
             d.column = w.column;
             break;
           }
-      }
       if (seen.insert(d.to_string()).second) out.push_back(d);
     }
   }
