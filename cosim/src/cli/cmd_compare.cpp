@@ -248,10 +248,12 @@ int compare(const compare_args& a) {
   }
   if (bad) return exit_bad_input;
 
-  char tmpl[] = "/tmp/ptsim-compare-XXXXXX";
-  const char* tmp = mkdtemp(tmpl);
+  // The runs go to a private folder under $TMPDIR (or /tmp), removed when compare ends.
+  std::error_code tmp_ec;
+  std::string tmpl = (fs::temp_directory_path(tmp_ec) / "ptsim-compare-XXXXXX").string();
+  const char* tmp = tmp_ec ? nullptr : mkdtemp(tmpl.data());
   if (!tmp) {
-    std::cerr << "ptsim compare: cannot make a folder for the runs in /tmp\n";
+    std::cerr << "ptsim compare: cannot make a folder for the runs in " << tmpl << "\n";
     return exit_failed;
   }
   struct remove_at_exit {
