@@ -37,6 +37,13 @@ std::filesystem::path relative_to_scenario(const scenario& sc, const std::string
   return fs::path(sc.source).parent_path() / p;
 }
 
+std::filesystem::path relative_to_writer(const scenario& sc, const view& v, const std::string& key) {
+  const std::string file = v.str(key);
+  const std::string writer = v.file_of(key);
+  if (writer.empty() || fs::path(file).is_absolute()) return relative_to_scenario(sc, file);
+  return fs::path(writer).parent_path() / file;
+}
+
 namespace {
 
 // The least power the platform can draw: every compute unit at its domain's lowest

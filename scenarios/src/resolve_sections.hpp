@@ -19,6 +19,9 @@ void warn_unless_ticks(const view& v, const char* key, double value, double tick
 
 /// A file named in the scenario, relative to the scenario's own file.
 std::filesystem::path relative_to_scenario(const scenario& sc, const std::string& file);
+/// The file named by key `key` of `v`, relative to the folder of the scenario file that wrote
+/// it: a base scenario's graph is found beside the base, wherever the derived file is.
+std::filesystem::path relative_to_writer(const scenario& sc, const view& v, const std::string& key);
 
 /// platform.supply: the VR and PSU stages (resolve_platform.cpp).
 void resolve_supply(const view& platform, scenario& sc);

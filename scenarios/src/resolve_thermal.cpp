@@ -166,7 +166,7 @@ void resolve_thermal(const view& t, scenario& sc, std::vector<std::string>& sens
     t.fail(t.has("initial_file") ? "initial_file goes with initial: file" : "initial: file needs initial_file",
            t.has("initial_file") ? "initial_file" : "initial");
   else if (th.initial == thermal::initial_state::file) {
-    th.initial_file = relative_to_scenario(sc, t.str("initial_file")).string();
+    th.initial_file = relative_to_writer(sc, t, "initial_file").string();
     try {
       th.initial_temperatures = thermal::read_steady(th.initial_file);
     } catch (const std::exception& e) {

@@ -220,7 +220,7 @@ void resolve_stage(const view& stage, const std::string& stream_prec, const scen
   } else {
     if (stage.has("params")) stage.fail("params go with a model, not a graph file", "params");
     std::string error;
-    if (!read_graph(relative_to_scenario(sc, stage.str("graph")), prec, sg.graph, error)) stage.fail(error, "graph");
+    if (!read_graph(relative_to_writer(sc, stage, "graph"), prec, sg.graph, error)) stage.fail(error, "graph");
   }
   resolve_host(stage, sc, false, sg.host);
   const tlm::fusion_rules fusion = fusion_of(stage, sc, sg.unit);
@@ -265,7 +265,7 @@ void resolve_workload(const view& w, const view& platform, scenario& sc) {
     if (kind == "trace") {
       std::string error;
       if (!arr.has("file")) arr.fail("a trace stream needs a file", "file");
-      else if (!read_trace(relative_to_scenario(sc, arr.str("file")), st.trace, error)) arr.fail(error, "file");
+      else if (!read_trace(relative_to_writer(sc, arr, "file"), st.trace, error)) arr.fail(error, "file");
     }
     st.queue_limit = static_cast<int>(s.integer("queue_limit"));
     const view b = s.at("batching");

@@ -156,6 +156,32 @@ std::string fold_list(const std::vector<std::string>& names) {
 }
 }  // namespace
 
+std::string origin::file_of(const std::string& path) const {
+  const std::string dp = dotted(path);
+  const expansion_note* note = nullptr;
+  for (const auto& n : expansions) {
+    const bool under = n.path.empty() || dp == n.path ||
+                       (dp.size() > n.path.size() && dp.compare(0, n.path.size(), n.path) == 0 && dp[n.path.size()] == '.');
+    if (under && (!note || n.path.size() > note->path.size())) note = &n;
+  }
+  std::string source = dp;
+  if (note) {
+    std::string rest = dp.substr(note->path.size());
+    if (note->path.empty() && !rest.empty()) rest = "." + rest;
+    source = note->source_path.empty() ? rest.substr(rest.empty() ? 0 : 1) : note->source_path + rest;
+  }
+  for (const auto& p : override_paths)
+    if (starts_with_path(path, p) || starts_with_path(source, p)) return {};
+  std::string f;
+  std::size_t best = 0;
+  for (const auto& [prefix, pf] : path_files)
+    if (starts_with_path(source, prefix) && prefix.size() + 1 >= best) {
+      best = prefix.size() + 1;
+      f = pf;
+    }
+  return f;
+}
+
 void origin::emit(std::vector<diagnostic>& out, const YAML::Mark& at, const std::string& path,
                   const std::string& message, bool warning) const {
   diagnostic d;
@@ -479,6 +505,8 @@ const schema_node& view::object_schema() const {
 bool view::has(const std::string& key) const {
   return node_.IsMap() && node_[key] && !node_[key].IsNull();
 }
+
+std::string view::file_of(const std::string& key) const { return o_ ? o_->file_of(join_path(path_, key)) : std::string(); }
 
 view view::at(const std::string& key) const {
   const field* f = object_schema().find(key);

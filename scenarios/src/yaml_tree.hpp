@@ -52,6 +52,9 @@ struct origin {
   void report(const YAML::Mark& at, const std::string& path, const std::string& message) const;
   void emit(std::vector<diagnostic>& out, const YAML::Mark& at, const std::string& path, const std::string& message,
             bool warning) const;
+  /// The file that wrote the value at `path` (a base scenario's, through extends and template
+  /// expansion); empty when --set gave it or it is this file's own.
+  std::string file_of(const std::string& path) const;
 };
 
 /// Checks `node` against `schema`, reporting every problem to o.sink.
@@ -92,6 +95,8 @@ class view {
   std::string scalar() const;
   bool is_scalar() const { return node_.IsScalar(); }
   const std::string& path() const { return path_; }
+  /// The file that wrote key `key` of this mapping; empty when it is the scenario's own or --set's.
+  std::string file_of(const std::string& key) const;
   const YAML::Node& node() const { return node_; }
   /// Reports a problem at this node (or at its `key` child when present).
   void fail(const std::string& message, const std::string& key = "") const;

@@ -373,3 +373,23 @@ TEST_CASE("a derived scenario removes or changes one instance of an inherited lo
   CHECK(e.line == 5);
   CHECK(contains(e.message, "removes an instance of a loop, but no loop before it here makes 'nvlink9'"));
 }
+
+TEST_CASE("a file a base scenario names is found beside the base, wherever the derived file is") {
+  temp_dir t;
+  training_on(t, server_preset_text());  // training.yaml names graphs/bert-data-loader.yaml
+  // In another folder: the base's graph is still the one beside the base (it used to be
+  // looked for beside the derived file, other/graphs/..., and not found).
+  fs::create_directories(t.dir / "other/graphs");
+  const auto child = t.write("other/child.yaml", "extends: ../training.yaml\nname: elsewhere\n");
+  const auto sc = ps::load_scenario_file(child.string());
+  CHECK(sc.name == "elsewhere");
+  // A graph the derived file names itself is relative to the derived file.
+  fs::copy(t.dir / "graphs/bert-data-loader.yaml", t.dir / "other/graphs/mine.yaml");
+  const auto own = t.write("other/own.yaml", "extends: ../training.yaml\nworkload: { streams: { train: { stages: [ "
+                                             "{ unit: cpu0, graph: graphs/mine.yaml, precision: fp32 } ] } } }\n");
+  CHECK_NOTHROW(ps::load_scenario_file(own.string()));
+  const auto missing = t.write("other/missing.yaml", "extends: ../training.yaml\nworkload: { streams: { train: { stages: [ "
+                                                     "{ unit: cpu0, graph: graphs/bert-data-loader.yaml, precision: fp32 } ] } } }\n");
+  const auto ds = diagnostics_of([&] { ps::load_scenario_file(missing.string()); });
+  CHECK(contains(ds.at(0).message, (t.dir / "other/graphs/bert-data-loader.yaml").string()));
+}

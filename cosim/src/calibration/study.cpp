@@ -531,6 +531,24 @@ study load_study(const fs::path& path, study_kind kind) {
           }
         }
     }
+    // calibrated.yaml extends the scenario, and a derived scenario replaces a list whole: a
+    // list item's path (stages.0.unit) cannot be written into it. Refused here, before any run.
+    const auto through_list = [](const std::string& path) {
+      for (std::size_t b = 0; b <= path.size();) {
+        const std::size_t e = std::min(path.find('.', b), path.size());
+        if (e > b && path.find_first_not_of("0123456789", b) >= e) return true;
+        b = e + 1;
+      }
+      return false;
+    };
+    const std::string list_note =
+        ": a list item cannot be written into calibrated.yaml (an overlay that extends the scenario replaces "
+        "whole lists); set it in the scenario instead";
+    for (std::size_t i = 0; i < s.set.size(); ++i)
+      if (through_list(s.set[i].path)) c.report(s.set_at[i], "set." + s.set[i].path, "'" + s.set[i].path + "'" + list_note);
+    for (const auto& p : s.parameters)
+      for (const auto& path : p.paths)
+        if (through_list(path)) c.report(p.at, "parameters." + p.path, "'" + path + "'" + list_note);
     // Fewer measured values to fit than parameters leaves the fit undetermined.
     std::size_t fitted_values = 0;
     for (const auto& r : s.rows)

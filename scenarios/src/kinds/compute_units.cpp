@@ -173,7 +173,7 @@ std::shared_ptr<const tlm::op_profile> resolve_profile(const view& p, const scen
   d.prec = tlm::parse_precision(p.str("precision"));
   if (p.has("compute_fraction")) d.compute_fraction = p.num("compute_fraction");
   try {
-    return std::make_shared<const tlm::op_profile>(tlm::read_op_profile(relative_to_scenario(sc, p.str("file")), d));
+    return std::make_shared<const tlm::op_profile>(tlm::read_op_profile(relative_to_writer(sc, p, "file"), d));
   } catch (const tlm::profile_error& e) {
     p.fail(e.what(), "file");
     return nullptr;
