@@ -4,7 +4,7 @@
 // tiles, tlm_quantumkeeper with the default 50 us quantum, as compute_unit does) runs two
 // phases one after the other, each timed with std::chrono:
 //   raw:   initiator -> trivial target (returns a fixed 6.4 us delay): the kernel's limit;
-//   ptsim: initiator -> tlm::interconnect (128 GB/s) -> tlm::memory (51.2 GB/s x 0.8),
+//   ptsim: initiator -> tlm_models::interconnect (128 GB/s) -> tlm_models::memory (51.2 GB/s x 0.8),
 //          both booking bandwidth calendars, so a tile also takes 6.4 us.
 // Usage: bench_systemc [TRANSACTIONS_PER_PHASE]   (default 2000000)
 #include <chrono>
@@ -18,8 +18,8 @@
 #include <tlm_utils/simple_target_socket.h>
 #include <tlm_utils/tlm_quantumkeeper.h>
 
-#include "ptsim/tlm/interconnect.hpp"
-#include "ptsim/tlm/memory.hpp"
+#include "ptsim/tlm_models/interconnect.hpp"
+#include "ptsim/tlm_models/memory.hpp"
 
 namespace {
 
@@ -109,18 +109,18 @@ int main(int argc, char** argv) {
   trivial_target raw_target("raw_target");
   raw_init.socket.bind(raw_target.socket);
 
-  ptsim::tlm::interconnect_config ic;
+  ptsim::tlm_config::interconnect_config ic;
   ic.name = "noc";
   ic.bandwidth_Bps = 128e9;
   ic.latency = ptsim::units::seconds(20e-9);
-  ptsim::tlm::memory_config mc;
+  ptsim::tlm_config::memory_config mc;
   mc.name = "lpddr";
   mc.bandwidth_Bps = 51.2e9;
   mc.efficiency = 0.8;
   mc.latency = ptsim::units::seconds(110e-9);
   looping_initiator model_init("model_initiator", n, &raw_init.done);
-  ptsim::tlm::interconnect noc("noc", ic, 1e-3);
-  ptsim::tlm::memory mem("lpddr", mc, 1e-3);
+  ptsim::tlm_models::interconnect noc("noc", ic, 1e-3);
+  ptsim::tlm_models::memory mem("lpddr", mc, 1e-3);
   model_init.socket.bind(noc.target);
   noc.initiator.bind(mem.socket);
   // The address map: every address below 1 << target_address_shift is target 0, the

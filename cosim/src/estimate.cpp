@@ -52,13 +52,13 @@ run_estimate estimate_run(const scenarios::scenario& sc, std::uint64_t ops_limit
   for (const auto& st : sc.workload.streams) {
     const double active = std::max(0.0, dur - st.start.value());
     switch (st.arrival) {
-      case tlm::arrival_kind::fixed_rate:
-      case tlm::arrival_kind::poisson: e.arrivals += st.rate.value() * active; break;
-      case tlm::arrival_kind::closed_loop:
+      case tlm_config::arrival_kind::fixed_rate:
+      case tlm_config::arrival_kind::poisson: e.arrivals += st.rate.value() * active; break;
+      case tlm_config::arrival_kind::closed_loop:
         if (st.think_time.value() > 0) e.arrivals += st.users * (active / st.think_time.value() + 1);
         else e.arrivals += st.users, e.arrivals_open = true;
         break;
-      case tlm::arrival_kind::trace:
+      case tlm_config::arrival_kind::trace:
         for (const auto& t : st.trace) e.arrivals += t.arrival_s < dur ? 1 : 0;
         break;
     }

@@ -8,7 +8,7 @@
 namespace ptsim::cosim {
 
 // The unit's cpuidle governor (plain C++, power/idle_states) behind the TLM hook.
-struct loop_module::idle_adapter : tlm::idle_selector {
+struct loop_module::idle_adapter : tlm_models::idle_selector {
   idle_adapter(std::vector<power::idle_state> st, double limit_s) : gov(std::move(st), limit_s) {}
   int select() override { return gov.select(); }
   void reflect(double idle_s) override { gov.reflect(idle_s); }
@@ -17,22 +17,22 @@ struct loop_module::idle_adapter : tlm::idle_selector {
 
 loop_module::~loop_module() = default;
 
-loop_module::loop_module(sc_core::sc_module_name name, control_loop& loop, tlm::platform& plat, double period_s,
+loop_module::loop_module(sc_core::sc_module_name name, control_loop& loop, tlm_models::platform& plat, double period_s,
                          const std::vector<double>& transition_latency_s, const scenarios::scenario& sc)
     : sc_module(name), loop_(loop), period_s_(period_s), latency_s_(transition_latency_s) {
   // The platform's components, by role and index as resolved (the loop's inputs, in the
   // same order); power rows after them (fans) have no activity to gather.
   for (const auto& ref : sc.components) {
-    tlm::compute_unit* unit = nullptr;
-    tlm::memory* storage = nullptr;
+    tlm_models::compute_unit* unit = nullptr;
+    tlm_models::memory* storage = nullptr;
     switch (ref.role) {
-      case tlm::component_role::compute:
+      case tlm_config::component_role::compute:
         unit = plat.units().at(ref.index).get();
         ledgers_.push_back(&unit->ledger());
         break;
-      case tlm::component_role::interconnect: ledgers_.push_back(&plat.interconnects().at(ref.index)->ledger()); break;
-      case tlm::component_role::target: {
-        tlm::memory& m = *plat.memories().at(ref.index);
+      case tlm_config::component_role::interconnect: ledgers_.push_back(&plat.interconnects().at(ref.index)->ledger()); break;
+      case tlm_config::component_role::target: {
+        tlm_models::memory& m = *plat.memories().at(ref.index);
         ledgers_.push_back(&m.ledger());
         if (!m.config().power_states.empty()) storage = &m;
         break;
@@ -72,7 +72,7 @@ void loop_module::tick() {
   // Period k-1 is [(k-1)T, kT); multiplying avoids drift from summing T.
   const double now = static_cast<double>(k_) * period_s_;
   for (std::size_t i = 0; i < ledgers_.size(); ++i) {
-    const tlm::period_activity a = ledgers_[i]->take(k_ - 1);
+    const tlm_models::period_activity a = ledgers_[i]->take(k_ - 1);
     component_input& c = comp_in_[i];
     c.compute_share = a.compute_s / period_s_;
     c.stall_share = a.stall_s / period_s_;
@@ -80,7 +80,7 @@ void loop_module::tick() {
     c.bytes_read = a.bytes_read;
     c.bytes_written = a.bytes_written;
     // Idle residency in the period: the unit's running totals up to now, less last tick's.
-    if (tlm::compute_unit* u = units_[i]) {
+    if (tlm_models::compute_unit* u = units_[i]) {
       auto& seen = idle_seen_s_[i];
       c.idle_s.resize(seen.size());
       for (std::size_t s = 0; s < seen.size(); ++s) {
@@ -90,7 +90,7 @@ void loop_module::tick() {
       }
     }
     // NVMe: seconds in each low-power state in the period.
-    if (tlm::memory* m = storage_[i]) c.idle_s = m->take_power_state_seconds(k_ - 1, now);
+    if (tlm_models::memory* m = storage_[i]) c.idle_s = m->take_power_state_seconds(k_ - 1, now);
   }
   for (std::size_t d = 0; d < clocks_.size(); ++d) {
     const auto avg = clocks_[d]->collect(now);

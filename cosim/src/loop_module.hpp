@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "ptsim/cosim/control_loop.hpp"
-#include "ptsim/tlm/platform.hpp"
+#include "ptsim/tlm_models/platform.hpp"
 
 namespace ptsim::cosim {
 
@@ -16,7 +16,7 @@ class loop_module : public sc_core::sc_module {
  public:
   /// `sc` gives the components by role and index, and each compute unit's idle states:
   /// the module runs a cpuidle governor for every unit that has some.
-  loop_module(sc_core::sc_module_name name, control_loop& loop, tlm::platform& plat, double period_s,
+  loop_module(sc_core::sc_module_name name, control_loop& loop, tlm_models::platform& plat, double period_s,
               const std::vector<double>& transition_latency_s, const scenarios::scenario& sc);
   ~loop_module() override;
   /// Called after every tick (recording, progress, summary accumulation).
@@ -34,13 +34,13 @@ class loop_module : public sc_core::sc_module {
   std::int64_t k_ = 0;
   bool started_ = false;
   // component index -> where its activity comes from
-  std::vector<tlm::activity_ledger*> ledgers_;
-  std::vector<tlm::compute_unit*> units_;           // component index -> unit (null: not compute)
+  std::vector<tlm_models::activity_ledger*> ledgers_;
+  std::vector<tlm_models::compute_unit*> units_;           // component index -> unit (null: not compute)
   std::vector<std::vector<double>> idle_seen_s_;    // per unit and state: residency already taken
-  std::vector<tlm::memory*> storage_;               // component index -> NVMe with power states (else null)
+  std::vector<tlm_models::memory*> storage_;               // component index -> NVMe with power states (else null)
   struct idle_adapter;
   std::vector<std::unique_ptr<idle_adapter>> idle_govs_;
-  std::vector<tlm::domain_clock*> clocks_;
+  std::vector<tlm_models::domain_clock*> clocks_;
   std::vector<component_input> comp_in_;
   std::vector<domain_input> dom_in_;
 };

@@ -51,22 +51,22 @@ void recorder::after_tick(double now_s) {
   w_.append_sample(now_s, row_.data());
 }
 
-activity_recorder::activity_recorder(postproc::result_writer& w, tlm::platform& plat,
+activity_recorder::activity_recorder(postproc::result_writer& w, tlm_models::platform& plat,
                                      double duration_s, bool record_ops)
     : w_(w), duration_s_(duration_s), record_ops_(record_ops) {
-  for (std::size_t b = 0; b < tlm::bound_kinds; ++b)
-    bound_label_[b] = w.op_label(tlm::to_string(static_cast<tlm::bound_by>(b)));
+  for (std::size_t b = 0; b < tlm_models::bound_kinds; ++b)
+    bound_label_[b] = w.op_label(tlm_models::to_string(static_cast<tlm_models::bound_by>(b)));
   units_.resize(plat.units().size());
   for (std::size_t i = 0; i < units_.size(); ++i) {
-    tlm::compute_unit& cu = *plat.units()[i];
+    tlm_models::compute_unit& cu = *plat.units()[i];
     units_[i].unit = &cu;
     units_[i].label = w.op_label(cu.basename());
     unit_sums* u = &units_[i];
-    cu.on_op = [this, u](const tlm::op_record& r) { on_op(*u, r); };
+    cu.on_op = [this, u](const tlm_models::op_record& r) { on_op(*u, r); };
   }
 }
 
-void activity_recorder::on_op(unit_sums& u, const tlm::op_record& r) {
+void activity_recorder::on_op(unit_sums& u, const tlm_models::op_record& r) {
   if (record_ops_ && !failed_) try {
     op_label& l = op_label_[r.operation];
     if (l.name != r.operation->name || l.name.empty()) l = {r.operation->name, w_.op_label(r.operation->name)};
@@ -116,7 +116,7 @@ void activity_recorder::after_tick(const control_loop& loop, double period_s) {
 void activity_recorder::finish(const control_loop& loop) {
   std::vector<postproc::unit_time_row> rows;
   for (const auto& u : units_) {
-    using tlm::bound_by;
+    using tlm_models::bound_by;
     postproc::unit_time_row row;
     row.unit = u.unit->basename();
     row.compute_bound_s = u.unit->bound_seconds(bound_by::compute);

@@ -10,7 +10,7 @@
 
 #include "ptsim/cosim/control_loop.hpp"
 #include "ptsim/postproc/result_file.hpp"
-#include "ptsim/tlm/platform.hpp"
+#include "ptsim/tlm_models/platform.hpp"
 #include "probes.hpp"
 
 namespace ptsim::cosim {
@@ -44,7 +44,7 @@ class recorder {
 /// additions per operator and per tick.
 class activity_recorder {
  public:
-  activity_recorder(postproc::result_writer& w, tlm::platform& plat, double duration_s,
+  activity_recorder(postproc::result_writer& w, tlm_models::platform& plat, double duration_s,
                     bool record_ops);
   /// Called after every control tick (period_s long).
   void after_tick(const control_loop& loop, double period_s);
@@ -57,13 +57,13 @@ class activity_recorder {
 
  private:
   struct unit_sums {
-    const tlm::compute_unit* unit = nullptr;
+    const tlm_models::compute_unit* unit = nullptr;
     std::uint32_t label = 0;  ///< the unit's name in the ops table
     std::uint64_t ops_in_run = 0;
     std::size_t domain = static_cast<std::size_t>(-1);  ///< index in the loop's domains
     double compute_bound_seen_s = 0;  ///< compute-bound time already charged to a period
   };
-  void on_op(unit_sums& u, const tlm::op_record& r);
+  void on_op(unit_sums& u, const tlm_models::op_record& r);
 
   postproc::result_writer& w_;
   double duration_s_;
@@ -83,8 +83,8 @@ class activity_recorder {
     std::string name;
     std::uint32_t id = 0;
   };
-  std::unordered_map<const tlm::op*, op_label> op_label_;
-  std::array<std::uint32_t, tlm::bound_kinds> bound_label_{};
+  std::unordered_map<const tlm_config::op*, op_label> op_label_;
+  std::array<std::uint32_t, tlm_models::bound_kinds> bound_label_{};
 };
 
 }  // namespace ptsim::cosim

@@ -17,7 +17,7 @@
 #include "recorder.hpp"
 #include "ptsim/postproc/metric_catalogue.hpp"
 #include "ptsim/postproc/result_file.hpp"
-#include "ptsim/tlm/platform.hpp"
+#include "ptsim/tlm_models/platform.hpp"
 
 namespace ptsim::cosim {
 
@@ -112,18 +112,18 @@ void interrupted() {
 // Jobs: every request that finished within the run, with its energy: each compute unit's
 // energy split by busy time (its idle energy included), plus the other components' energy
 // split by total busy time. Components by index as resolved (the rows after them: fans).
-void write_jobs(const scenarios::scenario& sc, tlm::platform& plat, const std::vector<double>& component_energy_J,
+void write_jobs(const scenarios::scenario& sc, tlm_models::platform& plat, const std::vector<double>& component_energy_J,
                 postproc::result_writer& writer, postproc::run_totals& totals) {
   std::map<std::string, double> joules_per_busy_s;
   double busy_all_s = 0, other_J = 0;
   for (std::size_t i = 0; i < component_energy_J.size(); ++i) {
-    if (i >= sc.components.size() || sc.components[i].role != tlm::component_role::compute) {
+    if (i >= sc.components.size() || sc.components[i].role != tlm_config::component_role::compute) {
       other_J += component_energy_J[i];
       continue;
     }
     const auto& u = plat.units().at(sc.components[i].index);
     double busy = 0;
-    for (std::size_t b = 0; b < tlm::bound_kinds; ++b) busy += u->bound_seconds(static_cast<tlm::bound_by>(b));
+    for (std::size_t b = 0; b < tlm_models::bound_kinds; ++b) busy += u->bound_seconds(static_cast<tlm_models::bound_by>(b));
     busy_all_s += busy;
     if (busy > 0) joules_per_busy_s[u->basename()] = component_energy_J[i] / busy;
   }
@@ -152,7 +152,7 @@ void write_jobs(const scenarios::scenario& sc, tlm::platform& plat, const std::v
 
 // Units with a measured profile: how many operators it timed and which it did not hold
 // (the roofline timed those), once per unit, as an event at the end and a note.
-std::vector<std::string> profile_notes(const tlm::platform& plat, postproc::result_writer& writer, double end_s) {
+std::vector<std::string> profile_notes(const tlm_models::platform& plat, postproc::result_writer& writer, double end_s) {
   std::vector<std::string> notes;
   for (const auto& u : plat.units()) {
     if (!u->config().profile) continue;
@@ -172,15 +172,15 @@ std::vector<std::string> profile_notes(const tlm::platform& plat, postproc::resu
 }
 
 // Each domain's starting point: its governor's choice with no load.
-std::map<std::string, tlm::operating_point> initial_points(const scenarios::scenario& sc, control_loop& loop) {
+std::map<std::string, tlm_models::operating_point> initial_points(const scenarios::scenario& sc, control_loop& loop) {
   const auto init = loop.initial_points();
-  std::map<std::string, tlm::operating_point> initial;
+  std::map<std::string, tlm_models::operating_point> initial;
   for (std::size_t d = 0; d < sc.domains.size(); ++d) initial[sc.domains[d].name] = {init[d].first, init[d].second};
   return initial;
 }
 
 run_outcome outcome_of(const postproc::run_summary& summary, const run_options& opts, double wall,
-                       const scenarios::scenario& sc, const tlm::platform& plat) {
+                       const scenarios::scenario& sc, const tlm_models::platform& plat) {
   run_outcome out;
   out.result_file = opts.output;
   for (const auto& [k, m] : summary.metrics) {
@@ -229,7 +229,7 @@ run_outcome run_scenario(const scenarios::scenario& sc, const run_options& opts)
     writer.set_floorplan(rows);
   }
 
-  tlm::platform plat(sc.platform, sc.workload, initial, T, sc.seed);
+  tlm_models::platform plat(sc.platform, sc.workload, initial, T, sc.seed);
   loop_module lm("control_loop", loop, plat, T, latency, sc);
   // Failures in SystemC threads (writing a drop event or an operator, e.g. to a full disk)
   // must not escape to SystemC, which would wrap them in its own report: they stop the run

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "ptsim/thermal/thermal_config.hpp"
-#include "ptsim/tlm/op.hpp"
-#include "ptsim/tlm/platform_config.hpp"
+#include "ptsim/tlm_config/op.hpp"
+#include "ptsim/tlm_config/platform_config.hpp"
 
 namespace ptsim::scenarios::detail {
 
@@ -39,19 +39,19 @@ E value_of(const enum_table<E, N>& t, const std::string& name) {
   throw std::logic_error("'" + name + "' is not in the enumeration the schema checked");
 }
 
-inline constexpr enum_table<tlm::arrival_kind, 4> arrival_kinds{{{"fixed_rate", tlm::arrival_kind::fixed_rate},
-                                                                 {"poisson", tlm::arrival_kind::poisson},
-                                                                 {"closed_loop", tlm::arrival_kind::closed_loop},
-                                                                 {"trace", tlm::arrival_kind::trace}}};
+inline constexpr enum_table<tlm_config::arrival_kind, 4> arrival_kinds{{{"fixed_rate", tlm_config::arrival_kind::fixed_rate},
+                                                                 {"poisson", tlm_config::arrival_kind::poisson},
+                                                                 {"closed_loop", tlm_config::arrival_kind::closed_loop},
+                                                                 {"trace", tlm_config::arrival_kind::trace}}};
 
-inline constexpr enum_table<tlm::batching_kind, 4> batching_kinds{{{"none", tlm::batching_kind::none},
-                                                                   {"static", tlm::batching_kind::static_batch},
-                                                                   {"dynamic", tlm::batching_kind::dynamic},
-                                                                   {"continuous", tlm::batching_kind::continuous}}};
+inline constexpr enum_table<tlm_config::batching_kind, 4> batching_kinds{{{"none", tlm_config::batching_kind::none},
+                                                                   {"static", tlm_config::batching_kind::static_batch},
+                                                                   {"dynamic", tlm_config::batching_kind::dynamic},
+                                                                   {"continuous", tlm_config::batching_kind::continuous}}};
 
-inline constexpr enum_table<tlm::parallel_kind, 3> parallel_kinds{{{"single", tlm::parallel_kind::single},
-                                                                   {"replicas", tlm::parallel_kind::replicas},
-                                                                   {"data", tlm::parallel_kind::data}}};
+inline constexpr enum_table<tlm_config::parallel_kind, 3> parallel_kinds{{{"single", tlm_config::parallel_kind::single},
+                                                                   {"replicas", tlm_config::parallel_kind::replicas},
+                                                                   {"data", tlm_config::parallel_kind::data}}};
 
 inline constexpr enum_table<thermal::package_kind, 3> thermal_models{
     {{"hotspot", thermal::package_kind::hotspot},
@@ -62,23 +62,23 @@ inline constexpr enum_table<thermal::initial_state, 3> initial_states{{{"ambient
                                                                        {"steady", thermal::initial_state::steady},
                                                                        {"file", thermal::initial_state::file}}};
 
-inline constexpr enum_table<tlm::op_kind, 10> op_kinds{{{"gemm", tlm::op_kind::gemm},
-                                                      {"conv", tlm::op_kind::conv},
-                                                      {"attention", tlm::op_kind::attention},
-                                                      {"elementwise", tlm::op_kind::elementwise},
-                                                      {"norm", tlm::op_kind::norm},
-                                                      {"embedding", tlm::op_kind::embedding},
-                                                      {"pool", tlm::op_kind::pool},
-                                                      {"collective", tlm::op_kind::collective},
-                                                      {"transfer", tlm::op_kind::transfer},
-                                                      {"other", tlm::op_kind::other}}};
+inline constexpr enum_table<tlm_config::op_kind, 10> op_kinds{{{"gemm", tlm_config::op_kind::gemm},
+                                                      {"conv", tlm_config::op_kind::conv},
+                                                      {"attention", tlm_config::op_kind::attention},
+                                                      {"elementwise", tlm_config::op_kind::elementwise},
+                                                      {"norm", tlm_config::op_kind::norm},
+                                                      {"embedding", tlm_config::op_kind::embedding},
+                                                      {"pool", tlm_config::op_kind::pool},
+                                                      {"collective", tlm_config::op_kind::collective},
+                                                      {"transfer", tlm_config::op_kind::transfer},
+                                                      {"other", tlm_config::op_kind::other}}};
 
-inline constexpr enum_table<tlm::op_class, 3> op_classes{
-    {{"tensor", tlm::op_class::tensor}, {"vector", tlm::op_class::vector}, {"scalar", tlm::op_class::scalar}}};
+inline constexpr enum_table<tlm_config::op_class, 3> op_classes{
+    {{"tensor", tlm_config::op_class::tensor}, {"vector", tlm_config::op_class::vector}, {"scalar", tlm_config::op_class::scalar}}};
 
-inline constexpr enum_table<tlm::collective_kind, 3> collective_kinds{
-    {{"all_reduce", tlm::collective_kind::all_reduce},
-     {"all_gather", tlm::collective_kind::all_gather},
-     {"reduce_scatter", tlm::collective_kind::reduce_scatter}}};
+inline constexpr enum_table<tlm_config::collective_kind, 3> collective_kinds{
+    {{"all_reduce", tlm_config::collective_kind::all_reduce},
+     {"all_gather", tlm_config::collective_kind::all_gather},
+     {"reduce_scatter", tlm_config::collective_kind::reduce_scatter}}};
 
 }  // namespace ptsim::scenarios::detail

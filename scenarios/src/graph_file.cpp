@@ -7,7 +7,7 @@
 
 #include "enum_tables.hpp"
 #include "ptsim/text/input_file.hpp"
-#include "ptsim/tlm/operators.hpp"
+#include "ptsim/tlm_config/operators.hpp"
 #include "yaml_tree.hpp"
 
 namespace ptsim::scenarios::detail {
@@ -53,22 +53,22 @@ schema_ptr graph_schema() {
 namespace {
 
 // One operator from its validated entry; problems reported on it (false).
-bool read_op(const view& n, std::size_t i, tlm::precision prec, tlm::op& o) {
+bool read_op(const view& n, std::size_t i, tlm_config::precision prec, tlm_config::op& o) {
   const auto num = [&](const char* k, double def = -1) {
     if (n.has(k)) return n.num(k);
     if (def < 0) throw std::invalid_argument(std::string("missing '") + k + "'");
     return def;
   };
   const std::string name = n.has("name") ? n.str("name") : "op" + std::to_string(i);
-  const tlm::op_kind kind = value_of(op_kinds, n.str("kind"));
+  const tlm_config::op_kind kind = value_of(op_kinds, n.str("kind"));
   try {
     if (n.has("flops")) {
       o.name = name;
       o.kind = kind;
       o.prec = prec;
-      const bool tensor_kind = kind == tlm::op_kind::gemm || kind == tlm::op_kind::conv || kind == tlm::op_kind::attention;
+      const bool tensor_kind = kind == tlm_config::op_kind::gemm || kind == tlm_config::op_kind::conv || kind == tlm_config::op_kind::attention;
       o.cls = n.has("class") ? value_of(op_classes, n.str("class"))
-                             : tensor_kind ? tlm::op_class::tensor : tlm::op_class::vector;
+                             : tensor_kind ? tlm_config::op_class::tensor : tlm_config::op_class::vector;
       o.ops = num("flops");
       o.bytes_read = num("bytes_read", 0);
       o.bytes_written = num("bytes_written", 0);
@@ -78,37 +78,37 @@ bool read_op(const view& n, std::size_t i, tlm::precision prec, tlm::op& o) {
       o.shape_m = num("m", 0);
       o.shape_n = num("n", 0);
       o.shape_k = num("k", 0);
-    } else if (kind == tlm::op_kind::gemm) {
-      o = tlm::gemm_op(name, num("m"), num("n"), num("k"), prec, num("weights", 1) != 0);
-    } else if (kind == tlm::op_kind::attention) {
-      o = tlm::attention_op(name, num("queries"), num("attended"), num("kv_tokens"), num("heads"),
+    } else if (kind == tlm_config::op_kind::gemm) {
+      o = tlm_config::gemm_op(name, num("m"), num("n"), num("k"), prec, num("weights", 1) != 0);
+    } else if (kind == tlm_config::op_kind::attention) {
+      o = tlm_config::attention_op(name, num("queries"), num("attended"), num("kv_tokens"), num("heads"),
                             num("kv_heads", num("heads")), num("head_dim"), prec, prec);
-    } else if (kind == tlm::op_kind::embedding) {
-      o = tlm::embedding_op(name, num("tokens"), num("width"), prec);
-    } else if (kind == tlm::op_kind::collective) {
-      o = tlm::collective_op(name, value_of(collective_kinds, n.str("collective")), num("bytes"), prec);
-    } else if (kind == tlm::op_kind::transfer) {
+    } else if (kind == tlm_config::op_kind::embedding) {
+      o = tlm_config::embedding_op(name, num("tokens"), num("width"), prec);
+    } else if (kind == tlm_config::op_kind::collective) {
+      o = tlm_config::collective_op(name, value_of(collective_kinds, n.str("collective")), num("bytes"), prec);
+    } else if (kind == tlm_config::op_kind::transfer) {
       if (!n.has("target")) throw std::invalid_argument("missing 'target'");
-      o = tlm::transfer_op(name, n.str("target"), num("bytes_read", 0), num("bytes_written", 0));
+      o = tlm_config::transfer_op(name, n.str("target"), num("bytes_read", 0), num("bytes_written", 0));
     } else if (n.has("elements")) {
-      o = tlm::elementwise_op(name, num("elements"), num("ops_per_element", 1), num("inputs", 1), prec, kind);
+      o = tlm_config::elementwise_op(name, num("elements"), num("ops_per_element", 1), num("inputs", 1), prec, kind);
     } else {
       throw std::invalid_argument("give flops (with bytes_read, bytes_written) or the shape of a " +
-                                  std::string(tlm::to_string(kind)) + " operator");
+                                  std::string(tlm_config::to_string(kind)) + " operator");
     }
   } catch (const std::invalid_argument& e) {
     n.fail(e.what());
     return false;
   }
   const double repeat = n.num("repeat");
-  if (kind == tlm::op_kind::collective) o.repeat = repeat;
-  else tlm::fold(o, repeat);
+  if (kind == tlm_config::op_kind::collective) o.repeat = repeat;
+  else tlm_config::fold(o, repeat);
   return true;
 }
 
 }  // namespace
 
-bool read_graph(const std::filesystem::path& path, tlm::precision prec, tlm::op_graph& g, std::string& error) {
+bool read_graph(const std::filesystem::path& path, tlm_config::precision prec, tlm_config::op_graph& g, std::string& error) {
   std::string why;
   const auto content = text::read_input_file(path, why);
   if (!content) {
@@ -135,7 +135,7 @@ bool read_graph(const std::filesystem::path& path, tlm::precision prec, tlm::op_
     g.prec = prec;
     const auto ops = v.at("ops").items();
     for (std::size_t i = 0; i < ops.size() && problems.empty(); ++i) {
-      tlm::op op;
+      tlm_config::op op;
       if (read_op(ops[i], i, prec, op)) g.ops.push_back(op);
     }
   }

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "ptsim/scenarios/schema.hpp"
-#include "ptsim/tlm/op.hpp"
+#include "ptsim/tlm_config/op.hpp"
 
 namespace ptsim::scenarios::detail {
 
@@ -14,6 +14,6 @@ schema_ptr graph_schema();
 
 /// Reads a graph file; false with `error` (file:line:column: path: message, the first
 /// problem) when it cannot be read or is not a valid graph.
-bool read_graph(const std::filesystem::path& path, tlm::precision prec, tlm::op_graph& g, std::string& error);
+bool read_graph(const std::filesystem::path& path, tlm_config::precision prec, tlm_config::op_graph& g, std::string& error);
 
 }  // namespace ptsim::scenarios::detail

@@ -19,10 +19,10 @@
 #include "ptsim/power/energy_model.hpp"
 #include "ptsim/thermal/floorplan_builder.hpp"
 #include "ptsim/thermal/plant.hpp"
-#include "ptsim/tlm/model_zoo.hpp"
-#include "ptsim/tlm/operators.hpp"
-#include "ptsim/tlm/topology.hpp"
-#include "ptsim/tlm/training.hpp"
+#include "ptsim/tlm_config/model_zoo.hpp"
+#include "ptsim/tlm_config/operators.hpp"
+#include "ptsim/tlm_config/topology.hpp"
+#include "ptsim/tlm_config/training.hpp"
 
 namespace ptsim::scenarios::detail {
 
@@ -130,11 +130,11 @@ void resolve_components(const view& platform, scenario& sc) {
     ref.role = kind->role;
     ref.power = sc.power.size() - 1;
     switch (kind->role) {
-      case tlm::component_role::compute: ref.index = sc.platform.units.size() - 1; break;
-      case tlm::component_role::interconnect: ref.index = sc.platform.interconnects.size() - 1; break;
-      case tlm::component_role::target: ref.index = sc.platform.memories.size() - 1; break;
+      case tlm_config::component_role::compute: ref.index = sc.platform.units.size() - 1; break;
+      case tlm_config::component_role::interconnect: ref.index = sc.platform.interconnects.size() - 1; break;
+      case tlm_config::component_role::target: ref.index = sc.platform.memories.size() - 1; break;
     }
-    if (kind->role == tlm::component_role::compute) {
+    if (kind->role == tlm_config::component_role::compute) {
       const std::string& domain = sc.platform.units[ref.index].domain;
       for (std::size_t d = 0; d < sc.domains.size(); ++d)
         if (sc.domains[d].name == domain) ref.domain = d;

@@ -18,10 +18,10 @@
 #include "ptsim/power/energy_model.hpp"
 #include "ptsim/thermal/floorplan_builder.hpp"
 #include "ptsim/thermal/plant.hpp"
-#include "ptsim/tlm/model_zoo.hpp"
-#include "ptsim/tlm/operators.hpp"
-#include "ptsim/tlm/topology.hpp"
-#include "ptsim/tlm/training.hpp"
+#include "ptsim/tlm_config/model_zoo.hpp"
+#include "ptsim/tlm_config/operators.hpp"
+#include "ptsim/tlm_config/topology.hpp"
+#include "ptsim/tlm_config/training.hpp"
 
 namespace ptsim::scenarios::detail {
 

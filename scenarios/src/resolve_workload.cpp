@@ -21,11 +21,11 @@
 #include "ptsim/text/input_file.hpp"
 #include "ptsim/thermal/floorplan_builder.hpp"
 #include "ptsim/thermal/plant.hpp"
-#include "ptsim/tlm/fusion.hpp"
-#include "ptsim/tlm/model_zoo.hpp"
-#include "ptsim/tlm/operators.hpp"
-#include "ptsim/tlm/topology.hpp"
-#include "ptsim/tlm/training.hpp"
+#include "ptsim/tlm_config/fusion.hpp"
+#include "ptsim/tlm_config/model_zoo.hpp"
+#include "ptsim/tlm_config/operators.hpp"
+#include "ptsim/tlm_config/topology.hpp"
+#include "ptsim/tlm_config/training.hpp"
 
 namespace ptsim::scenarios::detail {
 
@@ -36,7 +36,7 @@ namespace {
 // arrival_s,prompt_tokens,output_tokens per line (commas or blanks between); '#' comments.
 // The first line is a header only when none of its fields is a number: a first line of
 // data is data, and a first line that is half numbers is an error like any other.
-bool read_trace(const fs::path& path, std::vector<tlm::trace_entry>& out, std::string& error) {
+bool read_trace(const fs::path& path, std::vector<tlm_config::trace_entry>& out, std::string& error) {
   if (auto problem = text::input_file_problem(path))
     return error = "cannot open the trace file '" + path.string() + "': " + *problem, false;
   std::ifstream in(path);
@@ -97,7 +97,7 @@ bool read_trace(const fs::path& path, std::vector<tlm::trace_entry>& out, std::s
       return error = where(fields[0].second) + "arrivals must not go back in time (" + fields[0].first +
                      " s after " + fmt_g(last) + " s)",
              false;
-    tlm::trace_entry e;
+    tlm_config::trace_entry e;
     e.arrival_s = v[0];
     e.prompt_tokens = static_cast<int>(v[1]);
     e.output_tokens = static_cast<int>(v[2]);
@@ -108,21 +108,21 @@ bool read_trace(const fs::path& path, std::vector<tlm::trace_entry>& out, std::s
   return true;
 }
 
-tlm::token_range resolve_tokens(const view& s, const std::string& key, int def) {
+tlm_config::token_range resolve_tokens(const view& s, const std::string& key, int def) {
   if (!s.has(key)) return {def, def};
   const view v = s.at(key);
   if (v.is_scalar()) {
     const int n = static_cast<int>(std::strtol(v.scalar().c_str(), nullptr, 10));
     return {n, n};
   }
-  tlm::token_range r{static_cast<int>(v.integer("min")), static_cast<int>(v.integer("max"))};
+  tlm_config::token_range r{static_cast<int>(v.integer("min")), static_cast<int>(v.integer("max"))};
   if (r.max < r.min) v.fail("max is below min", "max");
   return r;
 }
 
 // The host software section of an llm stream or a stage; its unit defaults to the
 // platform's first CPU cluster (the serving engine's process runs on the host).
-void resolve_host(const view& s, const scenario& sc, bool serving, tlm::host_work_config& h) {
+void resolve_host(const view& s, const scenario& sc, bool serving, tlm_config::host_work_config& h) {
   if (!s.has("host")) return;
   const view v = s.at("host");
   if (v.has("unit")) {
@@ -138,8 +138,8 @@ void resolve_host(const view& s, const scenario& sc, bool serving, tlm::host_wor
       }
     if (h.unit.empty()) v.fail("the platform has no cpu_cluster to run the host work on: name a unit", "unit");
   }
-  h.scheduling = v.str("scheduling") == "asynchronous" ? tlm::host_scheduling::asynchronous
-                                                       : tlm::host_scheduling::synchronous;
+  h.scheduling = v.str("scheduling") == "asynchronous" ? tlm_config::host_scheduling::asynchronous
+                                                       : tlm_config::host_scheduling::synchronous;
   h.cores = static_cast<int>(v.integer("cores"));
   if (serving) {
     h.per_iteration_s = v.si("per_iteration");
@@ -153,27 +153,27 @@ void resolve_host(const view& s, const scenario& sc, bool serving, tlm::host_wor
 }
 
 // A stage's or llm stream's fusion rule set: its own key, else its (first) unit's.
-tlm::fusion_rules fusion_of(const view& v, const scenario& sc, const std::string& unit) {
-  if (v.has("fusion")) return tlm::parse_fusion_rules(v.str("fusion"));
+tlm_config::fusion_rules fusion_of(const view& v, const scenario& sc, const std::string& unit) {
+  if (v.has("fusion")) return tlm_config::parse_fusion_rules(v.str("fusion"));
   for (const auto& u : sc.platform.units)
     if (u.name == unit) return u.fusion;
-  return tlm::fusion_rules::eager;
+  return tlm_config::fusion_rules::eager;
 }
 
-void resolve_llm(const view& l, const view& stream, const scenario& sc, tlm::stream_config& st) {
+void resolve_llm(const view& l, const view& stream, const scenario& sc, tlm_config::stream_config& st) {
   st.is_llm = true;
-  tlm::llm_config& c = st.llm;
-  tlm::model_params params;
+  tlm_config::llm_config& c = st.llm;
+  tlm_config::model_params params;
   for (const auto& [k, v] : l.at("params").entries()) params[k] = std::strtod(v.scalar().c_str(), nullptr);
   try {
-    c.shape = tlm::decoder_model(l.str("model"), params);
+    c.shape = tlm_config::decoder_model(l.str("model"), params);
   } catch (const std::invalid_argument& e) {
     l.fail(e.what(), "params");
   }
   for (const auto& u : l.at("units").items()) c.units.push_back(u.scalar());
   c.tensor_parallel = static_cast<int>(l.integer("tensor_parallel"));
-  c.weights = tlm::parse_precision(l.str("weights"));
-  c.kv = tlm::parse_precision(l.str("kv_precision"));
+  c.weights = tlm_config::parse_precision(l.str("weights"));
+  c.kv = tlm_config::parse_precision(l.str("kv_precision"));
   c.max_batch = st.batching.max_batch;
   c.max_batched_tokens = static_cast<int>(l.integer("max_batched_tokens"));
   c.chunked_prefill = l.boolean("chunked_prefill");
@@ -186,34 +186,34 @@ void resolve_llm(const view& l, const view& stream, const scenario& sc, tlm::str
     l.fail("max_batched_tokens must hold a decode token of every sequence in the batch (>= batching.max_batch = " +
                std::to_string(c.max_batch) + ")",
            "max_batched_tokens");
-  if (st.batching.kind == tlm::batching_kind::dynamic)
+  if (st.batching.kind == tlm_config::batching_kind::dynamic)
     stream.fail("llm streams batch continuously (or statically), not dynamically", "batching");
 }
 
-void resolve_stage(const view& stage, const std::string& stream_prec, const scenario& sc, tlm::stage_config& sg) {
+void resolve_stage(const view& stage, const std::string& stream_prec, const scenario& sc, tlm_config::stage_config& sg) {
   if (stage.has("unit") == stage.has("units")) stage.fail("give unit or units (one of them)", "unit");
   if (stage.has("unit")) sg.unit = stage.str("unit");
   for (const auto& u : stage.at("units").items()) sg.units.push_back(u.scalar());
   if (!sg.units.empty()) sg.unit = sg.units.front();
   const std::string par = stage.str("parallel");
   sg.parallel = value_of(parallel_kinds, par);
-  if (sg.parallel == tlm::parallel_kind::single && sg.units.size() > 1)
+  if (sg.parallel == tlm_config::parallel_kind::single && sg.units.size() > 1)
     stage.fail("several units need parallel: replicas or data", "parallel");
-  const tlm::precision prec = tlm::parse_precision(stage.has("precision") ? stage.str("precision") : stream_prec);
+  const tlm_config::precision prec = tlm_config::parse_precision(stage.has("precision") ? stage.str("precision") : stream_prec);
   if (stage.has("model") == stage.has("graph")) {
     stage.fail("give model or graph (one of them)", "model");
     return;
   }
   if (stage.has("model")) {
-    tlm::model_params params;
+    tlm_config::model_params params;
     for (const auto& [k, v] : stage.at("params").entries()) params[k] = std::strtod(v.scalar().c_str(), nullptr);
     try {
-      sg.graph = tlm::build_model(stage.str("model"), params, prec);
+      sg.graph = tlm_config::build_model(stage.str("model"), params, prec);
     } catch (const std::invalid_argument& e) {
       stage.fail(e.what(), "params");
       return;
     }
-    const tlm::model_info* mi = tlm::find_model(stage.str("model"));
+    const tlm_config::model_info* mi = tlm_config::find_model(stage.str("model"));
     bool has_batch = false;
     for (const auto& p : mi->params) has_batch |= p.name == "batch";
     sg.per_request_batch = !has_batch ? 1 : params.count("batch") ? params.at("batch") : 1;
@@ -223,23 +223,23 @@ void resolve_stage(const view& stage, const std::string& stream_prec, const scen
     if (!read_graph(relative_to_writer(sc, stage, "graph"), prec, sg.graph, error)) stage.fail(error, "graph");
   }
   resolve_host(stage, sc, false, sg.host);
-  const tlm::fusion_rules fusion = fusion_of(stage, sc, sg.unit);
-  if (fusion != tlm::fusion_rules::eager) sg.graph = tlm::fuse(sg.graph, fusion);
+  const tlm_config::fusion_rules fusion = fusion_of(stage, sc, sg.unit);
+  if (fusion != tlm_config::fusion_rules::eager) sg.graph = tlm_config::fuse(sg.graph, fusion);
   if (stage.has("training")) {
-    tlm::training_options t;
+    tlm_config::training_options t;
     const view tv = stage.at("training");
-    t.data_parallel = sg.parallel == tlm::parallel_kind::data ? static_cast<int>(sg.all_units().size()) : 1;
-    t.gradients = tlm::parse_precision(tv.str("gradients"));
+    t.data_parallel = sg.parallel == tlm_config::parallel_kind::data ? static_cast<int>(sg.all_units().size()) : 1;
+    t.gradients = tlm_config::parse_precision(tv.str("gradients"));
     t.bucket_bytes = tv.si("bucket");
     t.accumulation_steps = static_cast<int>(tv.integer("accumulation"));
-    sg.graph = tlm::training_step(sg.graph, t);
+    sg.graph = tlm_config::training_step(sg.graph, t);
     // A step trains on every rank's micro-batches.
     sg.per_request_batch *= t.accumulation_steps * t.data_parallel;
     sg.training = true;
   }
   if (stage.has("input")) {
     const view in = stage.at("input");
-    sg.graph.ops.insert(sg.graph.ops.begin(), tlm::transfer_op("input", in.str("from"), in.si("bytes"), 0));
+    sg.graph.ops.insert(sg.graph.ops.begin(), tlm_config::transfer_op("input", in.str("from"), in.si("bytes"), 0));
   }
 }
 
@@ -249,7 +249,7 @@ void resolve_workload(const view& w, const view& platform, scenario& sc) {
   std::vector<std::pair<std::string, view>> stream_views;
   for (const auto& [name, s] : w.at("streams").entries()) {
     stream_views.emplace_back(name, s);
-    tlm::stream_config st;
+    tlm_config::stream_config st;
     st.name = name;
     view arr = s.at("arrival");
     const std::string kind = arr.str("kind");
@@ -281,11 +281,11 @@ void resolve_workload(const view& w, const view& platform, scenario& sc) {
       resolve_llm(s.at("llm"), s, sc, st);
       resolve_host(s.at("llm"), sc, true, st.llm.host);
     } else {
-      if (st.batching.kind == tlm::batching_kind::continuous)
+      if (st.batching.kind == tlm_config::batching_kind::continuous)
         b.fail("continuous batching is for llm streams; use static or dynamic", "kind");
       const std::string stream_prec = s.str("precision");
       for (const auto& stage : s.at("stages").items()) {
-        tlm::stage_config sg;
+        tlm_config::stage_config sg;
         resolve_stage(stage, stream_prec, sc, sg);
         st.stages.push_back(std::move(sg));
       }
@@ -299,10 +299,10 @@ void resolve_workload(const view& w, const view& platform, scenario& sc) {
     auto& st = sc.workload.streams[i];
     if (!st.is_llm || st.llm.kv_cache_bytes > 0) continue;
     const view l = stream_views[i].second.at("llm");
-    st.llm.kv_cache_bytes = std::max(0.0, tlm::default_kv_cache_bytes(sc.platform, sc.workload, st, l.num("memory_utilization")));
+    st.llm.kv_cache_bytes = std::max(0.0, tlm_config::default_kv_cache_bytes(sc.platform, sc.workload, st, l.num("memory_utilization")));
   }
   // Report each problem at the component, stream or stage it names, at the key at fault.
-  for (const tlm::platform_problem& p : tlm::check_platform(sc.platform, sc.workload)) {
+  for (const tlm_config::platform_problem& p : tlm_config::check_platform(sc.platform, sc.workload)) {
     bool placed = false;
     for (const auto& [name, sv] : stream_views) {
       if (placed || p.component != "stream " + name) continue;

@@ -5,8 +5,8 @@
 #include "ptsim/scenarios/schema.hpp"
 #include "enum_tables.hpp"
 #include "ptsim/thermal/package.hpp"
-#include "ptsim/tlm/fusion.hpp"
-#include "ptsim/tlm/model_zoo.hpp"
+#include "ptsim/tlm_config/fusion.hpp"
+#include "ptsim/tlm_config/model_zoo.hpp"
 #include "kinds/component_kind.hpp"
 
 namespace ptsim::scenarios {
@@ -103,7 +103,7 @@ schema_ptr host_work_schema(bool serving) {
 
 schema_ptr workload_schema() {
   std::vector<std::string> models, decoders;
-  for (const auto& m : tlm::model_zoo()) {
+  for (const auto& m : tlm_config::model_zoo()) {
     models.push_back(m.name);
     if (m.decoder) decoders.push_back(m.name);
   }
@@ -148,7 +148,7 @@ schema_ptr workload_schema() {
        opt("graph", str("custom operator graph file (YAML list of operators), relative to the scenario file")),
        opt("params", map_of(number("model parameter"), "model parameters")),
        opt("precision", enumeration(precision_names(), "arithmetic precision")),
-       opt("fusion", enumeration(tlm::fusion_rule_names(), "operator fusion rule set (default: the unit's)")),
+       opt("fusion", enumeration(tlm_config::fusion_rule_names(), "operator fusion rule set (default: the unit's)")),
        opt("training", training),
        opt("input", input),
        opt("host", host_work_schema(false))});
@@ -167,7 +167,7 @@ schema_ptr workload_schema() {
                                 "less the weights)")),
        opt("memory_utilization", share("share of the memory the weights and KV cache may use", "0.9")),
        opt("layer_groups", integer("layers simulated as this many folded groups (1: fastest)", "1", 1)),
-       opt("fusion", enumeration(tlm::fusion_rule_names(), "operator fusion rule set (default: its first unit's)")),
+       opt("fusion", enumeration(tlm_config::fusion_rule_names(), "operator fusion rule set (default: its first unit's)")),
        opt("prompt_tokens", token_range_schema("prompt tokens per request", "128")),
        opt("output_tokens", token_range_schema("output tokens per request", "128")),
        opt("host", host_work_schema(true))});

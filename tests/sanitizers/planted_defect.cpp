@@ -2,7 +2,7 @@
 // them (tests/sanitizers/CMakeLists.txt expects each report in the output):
 //   planted_defect leak-in-systemc-thread | leak-in-plain-code |
 //                  overflow-in-systemc-thread | use-after-free-in-plain-code
-#include "ptsim/tlm/sanitizer_stack.hpp"
+#include "ptsim/tlm_models/sanitizer_stack.hpp"
 
 #include <cstdio>
 #include <cstdlib>
@@ -56,7 +56,7 @@ struct planter : sc_core::sc_module {
 int main(int argc, char** argv) {
   setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
   const std::string what = argc > 1 ? argv[1] : "";
-  ptsim::tlm::sanitizer::record_true_stack_at_exit();  // as every ptsim platform does
+  ptsim::tlm_models::sanitizer::record_true_stack_at_exit();  // as every ptsim platform does
   if (what == "leak-in-plain-code") {
     leak_a_block();
     return 0;

@@ -1,4 +1,4 @@
-// The SystemC stack fix of the sanitizer pass (ptsim/tlm/sanitizer_stack.hpp), checked
+// The SystemC stack fix of the sanitizer pass (ptsim/tlm_models/sanitizer_stack.hpp), checked
 // in the process where it matters: after SystemC threads have run and finished, ASan's
 // record of the main thread's stack is made true again, the exit-time leak check
 // survives the worst record SystemC can leave behind (a range whose first page is
@@ -7,7 +7,7 @@
 //
 // `test_sanitizer_stack --without-fix` plants the same record without the exit handler:
 // ctest expects LeakSanitizer's fatal error from it (the reproduction of the crash).
-#include "ptsim/tlm/sanitizer_stack.hpp"
+#include "ptsim/tlm_models/sanitizer_stack.hpp"
 
 #include <sanitizer/common_interface_defs.h>
 #include <sys/mman.h>
@@ -22,7 +22,7 @@
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
-namespace san = ptsim::tlm::sanitizer;
+namespace san = ptsim::tlm_models::sanitizer;
 
 namespace {
 

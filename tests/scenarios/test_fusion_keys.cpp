@@ -9,8 +9,8 @@ namespace ps = ptsim::scenarios;
 using namespace scen_test;
 
 namespace {
-const ptsim::tlm::op_graph& npu_stage(const ps::scenario& sc) { return sc.workload.streams.at(0).stages.at(1).graph; }
-int fused_adds(const ptsim::tlm::op_graph& g) {
+const ptsim::tlm_config::op_graph& npu_stage(const ps::scenario& sc) { return sc.workload.streams.at(0).stages.at(1).graph; }
+int fused_adds(const ptsim::tlm_config::op_graph& g) {
   int n = 0;
   for (const auto& o : g.ops) n += o.name.find("+residual_add") != std::string::npos;
   return n;
@@ -39,7 +39,7 @@ TEST_CASE("memory_efficiency per operator kind: read into the unit; 0 or an unkn
                                          with_sets({"platform.components.npu.memory_efficiency.attention=0.6"}));
   bool found = false;
   for (const auto& u : sc.platform.units)
-    if (u.name == "npu") found = u.memory_efficiency.at(ptsim::tlm::op_kind::attention) == 0.6;
+    if (u.name == "npu") found = u.memory_efficiency.at(ptsim::tlm_config::op_kind::attention) == 0.6;
   CHECK(found);
 
   const auto zero = only_at(load_errors(default_text(), with_sets({"platform.components.npu.memory_efficiency.gemm=0"})),
@@ -56,7 +56,7 @@ TEST_CASE("memory_efficiency per operator kind: read into the unit; 0 or an unkn
 TEST_CASE("an llm stream runs its units' fusion rule set unless it names its own") {
   const std::string path = PTSIM_SOURCE_DIR "/scenarios/phone-llm-chat.yaml";
   const auto sc = ps::load_scenario_file(path);
-  CHECK(sc.workload.streams.at(0).llm.fusion == ptsim::tlm::fusion_rules::tensorrt);  // the phone NPU's
+  CHECK(sc.workload.streams.at(0).llm.fusion == ptsim::tlm_config::fusion_rules::tensorrt);  // the phone NPU's
   ps::load_options o = with_sets({"workload.streams.chat.llm.fusion=none"});
-  CHECK(ps::load_scenario_file(path, o).workload.streams.at(0).llm.fusion == ptsim::tlm::fusion_rules::none);
+  CHECK(ps::load_scenario_file(path, o).workload.streams.at(0).llm.fusion == ptsim::tlm_config::fusion_rules::none);
 }

@@ -5,14 +5,14 @@
 #include <string>
 
 #include "helpers.hpp"
-#include "ptsim/tlm/op.hpp"
+#include "ptsim/tlm_config/op.hpp"
 
 namespace ps = ptsim::scenarios;
 using doctest::Approx;
 using namespace scen_test;
 
 namespace {
-const ptsim::tlm::compute_unit_config* unit(const ps::scenario& sc, const std::string& name) {
+const ptsim::tlm_config::compute_unit_config* unit(const ps::scenario& sc, const std::string& name) {
   for (const auto& u : sc.platform.units)
     if (u.name == name) return &u;
   return nullptr;
@@ -75,8 +75,8 @@ TEST_CASE("default.yaml: components, with schema defaults where the file says no
   CHECK(big->domain == "big");
   CHECK(big->connect == "noc");
   CHECK(big->cores == 2);
-  CHECK(big->ops_per_cycle.at(ptsim::tlm::precision::fp32) == Approx(32));
-  CHECK(big->ops_per_cycle.at(ptsim::tlm::precision::int8) == Approx(128));
+  CHECK(big->ops_per_cycle.at(ptsim::tlm_config::precision::fp32) == Approx(32));
+  CHECK(big->ops_per_cycle.at(ptsim::tlm_config::precision::int8) == Approx(128));
   CHECK(big->efficiency == Approx(0.7));             // schema default
   CHECK(big->vector_efficiency == Approx(0.25));     // schema default
   CHECK(big->launch_overhead.value() == Approx(5e-6));  // schema default "5 us"
@@ -88,7 +88,7 @@ TEST_CASE("default.yaml: components, with schema defaults where the file says no
   CHECK(npu->cores == 1);  // schema default
   CHECK(npu->vector_efficiency == Approx(0.2));
   CHECK(npu->launch_overhead.value() == Approx(4e-6));
-  CHECK(npu->ops_per_cycle.at(ptsim::tlm::precision::int8) == Approx(8192));
+  CHECK(npu->ops_per_cycle.at(ptsim::tlm_config::precision::int8) == Approx(8192));
 
   const auto& noc = sc.platform.interconnects[0];
   CHECK(noc.name == "noc");
@@ -129,7 +129,7 @@ TEST_CASE("default.yaml: workload") {
   REQUIRE(sc.workload.streams.size() == 1);
   const auto& cam = sc.workload.streams[0];
   CHECK(cam.name == "camera");
-  CHECK(cam.arrival == ptsim::tlm::arrival_kind::fixed_rate);
+  CHECK(cam.arrival == ptsim::tlm_config::arrival_kind::fixed_rate);
   CHECK(cam.rate.value() == Approx(30.0));
   CHECK(cam.start.value() == Approx(0.0));
   CHECK(cam.queue_limit == 64);  // schema default

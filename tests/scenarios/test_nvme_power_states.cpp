@@ -18,7 +18,7 @@ const ptsim::scenarios::component_power& power_of(const ps::scenario& sc, const 
 
 TEST_CASE("the server preset's NVMe drive has PS3 and PS4 under APST") {
   const auto sc = ps::load_scenario_file(server);
-  const ptsim::tlm::memory_config* ssd = nullptr;
+  const ptsim::tlm_config::memory_config* ssd = nullptr;
   for (const auto& m : sc.platform.memories)
     if (m.name == "nvme0") ssd = &m;
   REQUIRE(ssd);

@@ -4,7 +4,7 @@
 // doctest runs) and the sc_main symbol that libsystemc's link needs. The SystemC kernel
 // cannot be restarted within a process, so each executable holds ONE doctest test case
 // that elaborates one platform, calls sc_start once and then checks what happened.
-#include "ptsim/tlm/platform.hpp"
+#include "ptsim/tlm_models/platform.hpp"
 
 #include <cstdint>
 #include <cstdlib>
@@ -27,7 +27,8 @@ int sc_main(int, char**) { return 2; }
 
 namespace sc_test {
 
-using namespace ptsim::tlm;
+using namespace ptsim::tlm_config;
+using namespace ptsim::tlm_models;
 using tlm_test::near;
 namespace pu = ptsim::units;
 

@@ -3,11 +3,11 @@
 
 #include "approx.hpp"
 
-#include "ptsim/tlm/activity_ledger.hpp"
+#include "ptsim/tlm_models/activity_ledger.hpp"
 
 using tlm_test::near;
-using ptsim::tlm::activity_ledger;
-using kind = ptsim::tlm::activity_ledger::kind;
+using ptsim::tlm_models::activity_ledger;
+using kind = ptsim::tlm_models::activity_ledger::kind;
 
 TEST_CASE("activity_ledger: intervals are split exactly across period boundaries") {
   activity_ledger l(1e-3);
@@ -81,9 +81,9 @@ TEST_CASE("activity_ledger: bytes land in the period of their timestamp") {
 TEST_CASE("activity_ledger: intervals far into a run, starting on a rounded boundary, terminate") {
   // 32.001 s is 32001 periods of 1 ms, but 32.001 / 0.001 rounds to 32000.999...; an
   // interval starting there once looped forever. Every busy second must be booked once.
-  ptsim::tlm::activity_ledger l(1e-3);
+  ptsim::tlm_models::activity_ledger l(1e-3);
   const double b = 32001 * 1e-3;
-  l.add_interval(b, b + 2.5e-3, ptsim::tlm::activity_ledger::kind::compute, 10);
+  l.add_interval(b, b + 2.5e-3, ptsim::tlm_models::activity_ledger::kind::compute, 10);
   double booked = 0, ops = 0;
   for (std::int64_t i = 31999; i < 32010; ++i) {
     const auto a = l.take(i);

@@ -10,10 +10,10 @@
 #include <map>
 #include <stdexcept>
 
-#include "ptsim/tlm/bandwidth_calendar.hpp"
+#include "ptsim/tlm_models/bandwidth_calendar.hpp"
 
 using tlm_test::near;
-using ptsim::tlm::bandwidth_calendar;
+using ptsim::tlm_models::bandwidth_calendar;
 
 namespace {
 constexpr double bw = 1000.0;   // B/s

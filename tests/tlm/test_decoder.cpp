@@ -5,11 +5,11 @@
 
 #include <stdexcept>
 
-#include "ptsim/tlm/decoder.hpp"
-#include "ptsim/tlm/model_zoo.hpp"
+#include "ptsim/tlm_config/decoder.hpp"
+#include "ptsim/tlm_config/model_zoo.hpp"
 
 using tlm_test::near;
-using namespace ptsim::tlm;
+using namespace ptsim::tlm_config;
 
 namespace {
 double sum_ops(const op_graph& g, op_kind k) {

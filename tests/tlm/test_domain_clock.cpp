@@ -4,10 +4,10 @@
 
 #include "approx.hpp"
 
-#include "ptsim/tlm/domain_clock.hpp"
+#include "ptsim/tlm_models/domain_clock.hpp"
 
 using tlm_test::near;
-using ptsim::tlm::domain_clock;
+using ptsim::tlm_models::domain_clock;
 
 TEST_CASE("domain_clock: a change takes effect after its latency") {
   domain_clock c(1e9, 0.8);

@@ -5,12 +5,12 @@
 #include <stdexcept>
 #include <string>
 
-#include "ptsim/tlm/decoder.hpp"
-#include "ptsim/tlm/fusion.hpp"
-#include "ptsim/tlm/model_zoo.hpp"
-#include "ptsim/tlm/operators.hpp"
+#include "ptsim/tlm_config/decoder.hpp"
+#include "ptsim/tlm_config/fusion.hpp"
+#include "ptsim/tlm_config/model_zoo.hpp"
+#include "ptsim/tlm_config/operators.hpp"
 
-using namespace ptsim::tlm;
+using namespace ptsim::tlm_config;
 
 namespace {
 double moved(const op_graph& g) {

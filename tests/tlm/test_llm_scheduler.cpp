@@ -3,10 +3,10 @@
 
 #include "approx.hpp"
 
-#include "ptsim/tlm/llm_scheduler.hpp"
+#include "ptsim/tlm_config/llm_scheduler.hpp"
 
 using tlm_test::near;
-using namespace ptsim::tlm;
+using namespace ptsim::tlm_config;
 
 namespace {
 llm_sequence seq(std::int64_t id, int prompt, int output) {

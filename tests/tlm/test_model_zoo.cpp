@@ -11,10 +11,10 @@
 #include <stdexcept>
 #include <string>
 
-#include "ptsim/tlm/model_zoo.hpp"
+#include "ptsim/tlm_config/model_zoo.hpp"
 
 using tlm_test::near;
-using namespace ptsim::tlm;
+using namespace ptsim::tlm_config;
 
 namespace {
 

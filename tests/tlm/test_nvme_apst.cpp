@@ -4,10 +4,10 @@
 
 #include <stdexcept>
 
-#include "ptsim/tlm/nvme_apst.hpp"
+#include "ptsim/tlm_config/nvme_apst.hpp"
 
-using ptsim::tlm::nvme_apst;
-using ptsim::tlm::nvme_state_timing;
+using ptsim::tlm_config::nvme_apst;
+using ptsim::tlm_config::nvme_state_timing;
 
 namespace {
 nvme_apst two_states() { return nvme_apst({{"PS3", 10e-3, 0.2e-3, 1.2e-3}, {"PS4", 50e-3, 2e-3, 8e-3}}); }

@@ -1,5 +1,5 @@
 // The measured-profile table (op_profile.hpp): its key, interpolation and CSV forms.
-#include "ptsim/tlm/op_profile.hpp"
+#include "ptsim/tlm_config/op_profile.hpp"
 
 #include <doctest/doctest.h>
 #include <unistd.h>
@@ -9,10 +9,10 @@
 #include <string>
 
 #include "approx.hpp"
-#include "ptsim/tlm/operators.hpp"
-#include "ptsim/tlm/training.hpp"
+#include "ptsim/tlm_config/operators.hpp"
+#include "ptsim/tlm_config/training.hpp"
 
-using namespace ptsim::tlm;
+using namespace ptsim::tlm_config;
 using tlm_test::near;
 namespace fs = std::filesystem;
 

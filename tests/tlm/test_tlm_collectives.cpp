@@ -17,7 +17,7 @@
 // 30 ms + 2 x 3 us + 295.9 us + T_ar - 3 us, the fast ranks having waited 148 us.
 #include "sc_test.hpp"
 
-#include "ptsim/tlm/operators.hpp"
+#include "ptsim/tlm_config/operators.hpp"
 
 using namespace sc_test;
 

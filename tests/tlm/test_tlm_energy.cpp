@@ -16,7 +16,7 @@
 #include "sc_test.hpp"
 
 #include "ptsim/power/compute_power.hpp"
-#include "ptsim/tlm/model_zoo.hpp"
+#include "ptsim/tlm_config/model_zoo.hpp"
 
 using namespace sc_test;
 

@@ -18,7 +18,7 @@
 // (1980 MHz) or 0.40 (990 MHz): 12 or 25 us, hidden under the memory time.
 #include "sc_test.hpp"
 
-#include "ptsim/tlm/model_zoo.hpp"
+#include "ptsim/tlm_config/model_zoo.hpp"
 
 using namespace sc_test;
 

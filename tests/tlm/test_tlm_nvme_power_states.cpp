@@ -13,7 +13,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "sc_test.hpp"
-#include "ptsim/tlm/memory.hpp"
+#include "ptsim/tlm_models/memory.hpp"
 
 using namespace sc_test;
 
@@ -27,8 +27,8 @@ struct reader : sc_core::sc_module {
     std::vector<unsigned char> buf(1);
     for (double at : {0.0, 20e-3, 100e-3}) {
       wait(sc_core::sc_time(at, sc_core::SC_SEC) - sc_core::sc_time_stamp());
-      ::tlm::tlm_generic_payload t;
-      t.set_command(::tlm::TLM_READ_COMMAND);
+      tlm::tlm_generic_payload t;
+      t.set_command(tlm::TLM_READ_COMMAND);
       t.set_data_ptr(buf.data());
       t.set_data_length(1000000);
       sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
@@ -45,7 +45,7 @@ TEST_CASE("NVMe APST: exit latency delays the next I/O; residency per control pe
   cfg.dram = false;
   cfg.efficiency = 1.0;
   cfg.power_states = {{"PS3", 10e-3, 0.2e-3, 1.2e-3}, {"PS4", 50e-3, 2e-3, 8e-3}};
-  ptsim::tlm::memory ssd("ssd", cfg, 1e-3);
+  ptsim::tlm_models::memory ssd("ssd", cfg, 1e-3);
   reader r("reader");
   r.socket.bind(ssd.socket);
   sc_core::sc_start(sc_core::sc_time(120, sc_core::SC_MS));

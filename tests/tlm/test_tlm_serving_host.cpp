@@ -26,7 +26,7 @@
 // quarter of that as compute seconds (what its power model turns into C V^2 f a).
 #include "sc_test.hpp"
 
-#include "ptsim/tlm/model_zoo.hpp"
+#include "ptsim/tlm_config/model_zoo.hpp"
 
 using namespace sc_test;
 

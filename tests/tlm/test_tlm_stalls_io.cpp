@@ -22,7 +22,7 @@
 #define SC_INCLUDE_DYNAMIC_PROCESSES
 #include "sc_test.hpp"
 
-#include "ptsim/tlm/operators.hpp"
+#include "ptsim/tlm_config/operators.hpp"
 
 using namespace sc_test;
 

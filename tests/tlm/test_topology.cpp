@@ -6,11 +6,11 @@
 
 #include <algorithm>
 
-#include "ptsim/tlm/model_zoo.hpp"
-#include "ptsim/tlm/topology.hpp"
+#include "ptsim/tlm_config/model_zoo.hpp"
+#include "ptsim/tlm_config/topology.hpp"
 
 using tlm_test::near;
-using namespace ptsim::tlm;
+using namespace ptsim::tlm_config;
 namespace pu = ptsim::units;
 
 namespace {

@@ -5,12 +5,12 @@
 
 #include <cmath>
 
-#include "ptsim/tlm/model_zoo.hpp"
-#include "ptsim/tlm/operators.hpp"
-#include "ptsim/tlm/training.hpp"
+#include "ptsim/tlm_config/model_zoo.hpp"
+#include "ptsim/tlm_config/operators.hpp"
+#include "ptsim/tlm_config/training.hpp"
 
 using tlm_test::near;
-using namespace ptsim::tlm;
+using namespace ptsim::tlm_config;
 
 TEST_CASE("operator builders") {
   // [64 x 4096] x [4096 x 1024] in bf16: 2 x 64 x 1024 x 4096 ops; reads A and the

@@ -1,9 +1,9 @@
-#include "ptsim/tlm/activity_ledger.hpp"
+#include "ptsim/tlm_models/activity_ledger.hpp"
 
 #include <algorithm>
 #include <cmath>
 
-namespace ptsim::tlm {
+namespace ptsim::tlm_models {
 
 activity_ledger::activity_ledger(double period_s) : period_s_(period_s) {}
 
@@ -97,4 +97,4 @@ period_activity activity_ledger::take(std::int64_t index) {
   return out;
 }
 
-}  // namespace ptsim::tlm
+}  // namespace ptsim::tlm_models

@@ -1,11 +1,11 @@
-#include "ptsim/tlm/bandwidth_calendar.hpp"
+#include "ptsim/tlm_models/bandwidth_calendar.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
 
-namespace ptsim::tlm {
+namespace ptsim::tlm_models {
 
 bandwidth_calendar::bandwidth_calendar(double bytes_per_s, double bucket_s)
     : bw_(bytes_per_s), bucket_s_(bucket_s), cap_(bytes_per_s * bucket_s) {
@@ -152,4 +152,4 @@ void bandwidth_calendar::retire_before(double now_s) {
   }
 }
 
-}  // namespace ptsim::tlm
+}  // namespace ptsim::tlm_models

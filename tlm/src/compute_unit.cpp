@@ -1,15 +1,15 @@
-#include "ptsim/tlm/compute_unit.hpp"
+#include "ptsim/tlm_models/compute_unit.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
-#include "ptsim/tlm/interconnect.hpp"
-#include "ptsim/tlm/memory_occupancy.hpp"
-#include "ptsim/tlm/topology.hpp"
+#include "ptsim/tlm_models/interconnect.hpp"
+#include "ptsim/tlm_models/memory_occupancy.hpp"
+#include "ptsim/tlm_config/topology.hpp"
 #include "sc_seconds.hpp"
 
-namespace ptsim::tlm {
+namespace ptsim::tlm_models {
 
 const char* to_string(bound_by b) {
   switch (b) {
@@ -58,12 +58,12 @@ void compute_unit::advance_to(double t) {
   if (qk_.need_sync()) qk_.sync();
 }
 
-::tlm::tlm_generic_payload& compute_unit::payload(bool read, std::uint64_t target, double bytes) {
-  trans_.set_command(read ? ::tlm::TLM_READ_COMMAND : ::tlm::TLM_WRITE_COMMAND);
+tlm::tlm_generic_payload& compute_unit::payload(bool read, std::uint64_t target, double bytes) {
+  trans_.set_command(read ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
   trans_.set_address(target << target_address_shift);
   trans_.set_data_length(static_cast<unsigned>(bytes));
   trans_.set_streaming_width(static_cast<unsigned>(bytes));
-  trans_.set_response_status(::tlm::TLM_INCOMPLETE_RESPONSE);
+  trans_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   return trans_;
 }
 
@@ -325,4 +325,4 @@ double compute_unit::execute(const op& o, job& j, std::size_t& collective_seq, d
   return t;
 }
 
-}  // namespace ptsim::tlm
+}  // namespace ptsim::tlm_models

@@ -1,8 +1,8 @@
-#include "ptsim/tlm/domain_clock.hpp"
+#include "ptsim/tlm_models/domain_clock.hpp"
 
 #include <algorithm>
 
-namespace ptsim::tlm {
+namespace ptsim::tlm_models {
 
 domain_clock::domain_clock(double hz, double volts) : hz_(hz), v_(volts) {}
 
@@ -56,4 +56,4 @@ domain_clock::averages domain_clock::collect(double now_s) {
   return a;
 }
 
-}  // namespace ptsim::tlm
+}  // namespace ptsim::tlm_models

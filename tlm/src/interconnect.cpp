@@ -1,11 +1,11 @@
-#include "ptsim/tlm/interconnect.hpp"
+#include "ptsim/tlm_models/interconnect.hpp"
 
 #include <algorithm>
 #include <stdexcept>
 
 #include "sc_seconds.hpp"
 
-namespace ptsim::tlm {
+namespace ptsim::tlm_models {
 
 namespace {
 constexpr double bucket_s = 1e-6;
@@ -22,7 +22,7 @@ interconnect::interconnect(sc_core::sc_module_name name, const interconnect_conf
   target.register_b_transport(this, &interconnect::b_transport);
 }
 
-void interconnect::b_transport(int /*port*/, ::tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
+void interconnect::b_transport(int /*port*/, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
   const double now = detail::now_s();
   const double start = now + delay.to_seconds();
   const double bytes = trans.get_data_length();
@@ -37,12 +37,12 @@ void interconnect::b_transport(int /*port*/, ::tlm::tlm_generic_payload& trans, 
   const route r = id < routes_.size() ? routes_[id] : route{no_route, 0};
   const int port = r.port;
   if (port == no_route) {
-    trans.set_response_status(::tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return;
   }
   if (port < 0) {  // terminal: the transfer ends here
     delay = detail::to_sc(link_done - now);
-    trans.set_response_status(::tlm::TLM_OK_RESPONSE);
+    trans.set_response_status(tlm::TLM_OK_RESPONSE);
     return;
   }
   // Downstream streams the same bytes concurrently (pipelined): the slower one sets the
@@ -53,4 +53,4 @@ void interconnect::b_transport(int /*port*/, ::tlm::tlm_generic_payload& trans, 
   delay = detail::to_sc(std::max(link_done + r.downstream_latency_s, down_done) - now);
 }
 
-}  // namespace ptsim::tlm
+}  // namespace ptsim::tlm_models

@@ -1,12 +1,12 @@
-#include "ptsim/tlm/memory.hpp"
+#include "ptsim/tlm_models/memory.hpp"
 
 #include <algorithm>
 #include <cmath>
 
-#include "ptsim/tlm/memory_occupancy.hpp"
+#include "ptsim/tlm_models/memory_occupancy.hpp"
 #include "sc_seconds.hpp"
 
-namespace ptsim::tlm {
+namespace ptsim::tlm_models {
 
 namespace {
 constexpr double bucket_s = 1e-6;  // booking granularity: well below a tile's transfer time
@@ -25,7 +25,7 @@ memory::memory(sc_core::sc_module_name name, const memory_config& cfg, double co
   socket.register_b_transport(this, &memory::b_transport);
 }
 
-void memory::b_transport(int /*port*/, ::tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
+void memory::b_transport(int /*port*/, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
   const double now = detail::now_s();
   double start = now + delay.to_seconds();
   const double bytes = trans.get_data_length();
@@ -47,7 +47,7 @@ void memory::b_transport(int /*port*/, ::tlm::tlm_generic_payload& trans, sc_cor
   ++transactions_;
   if (apst_) last_done_s_ = std::max(last_done_s_, done);
   delay = detail::to_sc(done - now);
-  trans.set_response_status(::tlm::TLM_OK_RESPONSE);
+  trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
 void memory::book_residency(double t0, double t1) {
@@ -80,4 +80,4 @@ std::vector<double> memory::take_power_state_seconds(std::int64_t index, double 
   return out;
 }
 
-}  // namespace ptsim::tlm
+}  // namespace ptsim::tlm_models

@@ -1,12 +1,12 @@
-#include "ptsim/tlm/platform.hpp"
+#include "ptsim/tlm_models/platform.hpp"
 
-#include "ptsim/tlm/sanitizer_stack.hpp"
+#include "ptsim/tlm_models/sanitizer_stack.hpp"
 
 #include <algorithm>
 #include <stdexcept>
 #include <tlm_utils/tlm_quantumkeeper.h>
 
-namespace ptsim::tlm {
+namespace ptsim::tlm_models {
 
 platform::platform(const platform_config& cfg, const workload_config& workload,
                    const std::map<std::string, operating_point>& initial, double control_period_s,
@@ -26,7 +26,7 @@ platform::platform(const platform_config& cfg, const workload_config& workload,
   for (const auto& u : cfg.units)
     if (!initial.count(u.domain)) throw std::invalid_argument("unit '" + u.name + "' is in unknown domain '" + u.domain + "'");
 
-  ::tlm::tlm_global_quantum::instance().set(sc_core::sc_time(cfg.quantum.value(), sc_core::SC_SEC));
+  tlm::tlm_global_quantum::instance().set(sc_core::sc_time(cfg.quantum.value(), sc_core::SC_SEC));
   for (const auto& [name, op] : initial) clocks_[name] = std::make_unique<domain_clock>(op.hz, op.volts);
 
   // Targets first, then interconnects, then units; every end of a transaction gets an
@@ -104,4 +104,4 @@ std::uint64_t platform::transactions() const {
   return n;
 }
 
-}  // namespace ptsim::tlm
+}  // namespace ptsim::tlm_models

@@ -1,4 +1,4 @@
-#include "ptsim/tlm/sanitizer_stack.hpp"
+#include "ptsim/tlm_models/sanitizer_stack.hpp"
 
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer)
@@ -29,7 +29,7 @@ extern "C" void* __interceptor_mmap(void* addr, std::size_t len, int prot, int f
 extern "C" int __interceptor_mprotect(void* addr, std::size_t len, int prot);
 #endif
 
-namespace ptsim::tlm::sanitizer {
+namespace ptsim::tlm_models::sanitizer {
 
 #ifdef PTSIM_ASAN
 
@@ -171,12 +171,12 @@ void record_true_stack_at_exit() {}
 
 #endif
 
-}  // namespace ptsim::tlm::sanitizer
+}  // namespace ptsim::tlm_models::sanitizer
 
 #ifdef PTSIM_ASAN
 // Interposed for libsystemc (an executable's definitions win over the libraries'); every
 // call goes on to ASan's wrapper or the C library, unchanged.
-namespace san = ptsim::tlm::sanitizer;
+namespace san = ptsim::tlm_models::sanitizer;
 
 extern "C" void* mmap(void* addr, std::size_t len, int prot, int flags, int fd, off_t off) {
   void* p = __interceptor_mmap(addr, len, prot, flags, fd, off);

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <systemc>
 
-namespace ptsim::tlm::detail {
+namespace ptsim::tlm_models::detail {
 
 inline double time_resolution_s() {
   static const double r = sc_core::sc_get_time_resolution().to_seconds();
@@ -23,4 +23,4 @@ inline sc_core::sc_time to_sc(double s) {
 
 inline double now_s() { return sc_core::sc_time_stamp().to_seconds(); }
 
-}  // namespace ptsim::tlm::detail
+}  // namespace ptsim::tlm_models::detail

@@ -1,15 +1,15 @@
 #define SC_INCLUDE_DYNAMIC_PROCESSES
-#include "ptsim/tlm/workload_engine.hpp"
+#include "ptsim/tlm_models/workload_engine.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
-#include "ptsim/tlm/decoder.hpp"
-#include "ptsim/tlm/host_work.hpp"
+#include "ptsim/tlm_config/decoder.hpp"
+#include "ptsim/tlm_config/host_work.hpp"
 #include "sc_seconds.hpp"
 
-namespace ptsim::tlm {
+namespace ptsim::tlm_models {
 
 namespace {
 // Stream seeds differ by name so adding a stream does not reshuffle the others.
@@ -429,4 +429,4 @@ void workload_engine::finish(stream_state& s, request& r, request_record rec) {
   if (r.on_finish) r.on_finish->notify(sc_core::SC_ZERO_TIME);
 }
 
-}  // namespace ptsim::tlm
+}  // namespace ptsim::tlm_models

@@ -11,7 +11,7 @@
 #include "ptsim/power/thermal_governor.hpp"
 #include "ptsim/scenarios/scenario.hpp"
 #include "ptsim/scenarios/schema.hpp"
-#include "ptsim/tlm/model_zoo.hpp"
+#include "ptsim/tlm_config/model_zoo.hpp"
 
 namespace ptsim::cosim::cli {
 namespace fs = std::filesystem;
@@ -78,7 +78,7 @@ void list_components() {
 }
 
 void list_workloads() {
-  for (const auto& m : tlm::model_zoo()) {
+  for (const auto& m : tlm_config::model_zoo()) {
     std::cout << m.name << ": " << m.description << "\n";
     for (const auto& p : m.params)
       std::cout << "    " << std::left << std::setw(12) << p.name << " default " << std::setw(8) << p.default_value

@@ -1,6 +1,6 @@
 #include "component_kind.hpp"
 
-#include "ptsim/tlm/op.hpp"
+#include "ptsim/tlm_config/op.hpp"
 // What the kinds' files share: leakage and idle-state keys, per-precision tables, the
 // memory-model power row.
 namespace ptsim::scenarios::detail {
@@ -41,11 +41,11 @@ power::leakage_params resolve_leakage(const view& v) {
   return p;
 }
 
-std::map<tlm::precision, double> per_precision(const view& m) {
-  std::map<tlm::precision, double> out;
+std::map<tlm_config::precision, double> per_precision(const view& m) {
+  std::map<tlm_config::precision, double> out;
   for (const auto& [prec, v] : m.entries()) {
     try {
-      out[tlm::parse_precision(prec)] = std::strtod(v.scalar().c_str(), nullptr);
+      out[tlm_config::parse_precision(prec)] = std::strtod(v.scalar().c_str(), nullptr);
     } catch (const std::invalid_argument& e) {
       v.fail(e.what());
     }

@@ -17,7 +17,7 @@ namespace ptsim::scenarios::detail {
 
 struct component_kind {
   std::string name;
-  tlm::component_role role;
+  tlm_config::component_role role;
   /// Its keys (each kind's object includes "kind").
   std::function<schema_ptr()> schema;
   /// Adds the component named `name` from its validated keys `c`: exactly one entry to
@@ -35,7 +35,7 @@ const component_kind* find_component_kind(const std::string& name);
 schema_ptr leakage_schema();
 schema_ptr idle_state_schema();
 schema_ptr per_precision_schema(const std::string& what);
-std::map<tlm::precision, double> per_precision(const view& m);
+std::map<tlm_config::precision, double> per_precision(const view& m);
 power::leakage_params resolve_leakage(const view& v);
 /// A memory-model power row (DRAM, link, device) for component `name`.
 void add_memory_power(scenario& sc, const std::string& name, double background_W, double read_J, double write_J);

@@ -1,4 +1,4 @@
-// Compute units: CPU clusters, NPUs, GPUs. One sc_module (tlm::compute_unit), one
+// Compute units: CPU clusters, NPUs, GPUs. One sc_module (tlm_models::compute_unit), one
 // power model (C V^2 f a, leakage, idle states); the kinds differ in keys and defaults.
 #include "component_kind.hpp"
 
@@ -7,9 +7,9 @@
 #include "../resolve_sections.hpp"
 #include "ptsim/power/energy_model.hpp"
 #include "ptsim/power/idle_states.hpp"
-#include "ptsim/tlm/fusion.hpp"
-#include "ptsim/tlm/op.hpp"
-#include "ptsim/tlm/op_profile.hpp"
+#include "ptsim/tlm_config/fusion.hpp"
+#include "ptsim/tlm_config/op.hpp"
+#include "ptsim/tlm_config/op_profile.hpp"
 
 namespace ptsim::scenarios::detail {
 namespace {
@@ -58,7 +58,7 @@ std::vector<field> compute_fields(const compute_defaults& d, std::vector<field> 
           map_of(share("share of the memory's reachable bandwidth"),
                  "share of the memory's reachable bandwidth per operator kind (e.g. attention: paged KV-cache "
                  "reads); the memory is held for bytes / share, its energy counts the bytes (default 1)")),
-      opt("fusion", enumeration(tlm::fusion_rule_names(),
+      opt("fusion", enumeration(tlm_config::fusion_rule_names(),
                                 "operator fusion rule set its graphs run as (eager: attention fused, every other "
                                 "operator one kernel; none: attention too as three kernels; tensorrt: conv/GEMM "
                                 "epilogues take the elementwise operators after them)",
@@ -119,7 +119,7 @@ schema_ptr gpu_schema() {
 }
 
 // Idle states: the list, or the one-state shorthand idle_exit_latency/idle_residency.
-void resolve_idle_states(const view& c, tlm::compute_unit_config& u, component_power& cp) {
+void resolve_idle_states(const view& c, tlm_config::compute_unit_config& u, component_power& cp) {
   cp.idle_latency_limit_s = c.has("idle_latency_limit") ? c.si("idle_latency_limit")
                                                         : std::numeric_limits<double>::infinity();
   if (c.has("idle_exit_latency") && c.has("idle_states")) {
@@ -167,14 +167,14 @@ void resolve_idle_states(const view& c, tlm::compute_unit_config& u, component_p
 
 // The unit's measured profile, read now so that a bad file stops the scenario before any
 // run (its error names the CSV's line and column, through the key `file`).
-std::shared_ptr<const tlm::op_profile> resolve_profile(const view& p, const scenario& sc) {
-  tlm::profile_defaults d;
+std::shared_ptr<const tlm_config::op_profile> resolve_profile(const view& p, const scenario& sc) {
+  tlm_config::profile_defaults d;
   d.clock_hz = p.si("clock");
-  d.prec = tlm::parse_precision(p.str("precision"));
+  d.prec = tlm_config::parse_precision(p.str("precision"));
   if (p.has("compute_fraction")) d.compute_fraction = p.num("compute_fraction");
   try {
-    return std::make_shared<const tlm::op_profile>(tlm::read_op_profile(relative_to_writer(sc, p, "file"), d));
-  } catch (const tlm::profile_error& e) {
+    return std::make_shared<const tlm_config::op_profile>(tlm_config::read_op_profile(relative_to_writer(sc, p, "file"), d));
+  } catch (const tlm_config::profile_error& e) {
     p.fail(e.what(), "file");
     return nullptr;
   }
@@ -191,7 +191,7 @@ struct compute_keys {
 
 void resolve_compute(const std::string& name, const std::string& kind, const compute_keys& keys, const view& c,
                      const view& domains, scenario& sc) {
-  tlm::compute_unit_config u;
+  tlm_config::compute_unit_config u;
   u.name = name;
   u.kind = kind;
   u.domain = c.str("domain");
@@ -209,19 +209,19 @@ void resolve_compute(const std::string& name, const std::string& kind, const com
   u.vector_efficiency = c.num("vector_efficiency");
   for (const auto& [k, v] : c.at("op_efficiency").entries()) {
     try {
-      u.op_efficiency[tlm::parse_op_kind(k)] = std::strtod(v.scalar().c_str(), nullptr);
+      u.op_efficiency[tlm_config::parse_op_kind(k)] = std::strtod(v.scalar().c_str(), nullptr);
     } catch (const std::invalid_argument& e) {
       v.fail(e.what());
     }
   }
   for (const auto& [k, v] : c.at("memory_efficiency").entries()) {
     try {
-      u.memory_efficiency[tlm::parse_op_kind(k)] = std::strtod(v.scalar().c_str(), nullptr);
+      u.memory_efficiency[tlm_config::parse_op_kind(k)] = std::strtod(v.scalar().c_str(), nullptr);
     } catch (const std::invalid_argument& e) {
       v.fail(e.what());
     }
   }
-  u.fusion = tlm::parse_fusion_rules(c.str("fusion"));
+  u.fusion = tlm_config::parse_fusion_rules(c.str("fusion"));
   u.launch_overhead = units::seconds(c.si("launch_overhead"));
   u.collective_latency = units::seconds(c.si("collective_latency"));
   u.tile_bytes = c.si("tile");
@@ -251,7 +251,7 @@ void resolve_compute(const std::string& name, const std::string& kind, const com
 
 std::vector<component_kind> compute_unit_kinds() {
   auto kind = [](const char* name, schema_ptr (*schema)(), compute_keys keys) {
-    return component_kind{name, tlm::component_role::compute, schema,
+    return component_kind{name, tlm_config::component_role::compute, schema,
                           [name, keys](const std::string& n, const view& c, const view& domains, scenario& sc) {
                             resolve_compute(n, name, keys, c, domains, sc);
                           }};

@@ -1,9 +1,9 @@
 // Devices that sink or source bytes: NVMe storage (with APST power states) and NICs.
-// One sc_module (tlm::memory, with APST for NVMe); power: idle power plus the active
+// One sc_module (tlm_models::memory, with APST for NVMe); power: idle power plus the active
 // power above idle in proportion to the rate, low-power states for NVMe.
 #include "component_kind.hpp"
 
-#include "ptsim/tlm/nvme_apst.hpp"
+#include "ptsim/tlm_config/nvme_apst.hpp"
 
 namespace ptsim::scenarios::detail {
 namespace {
@@ -44,7 +44,7 @@ schema_ptr nic_schema() {
 
 // Datasheet rates are sustained figures: no further derating. Energy per byte is the
 // active power above idle at full rate.
-void add_device(const std::string& name, const view& c, tlm::memory_config& m, const std::vector<double>& state_W,
+void add_device(const std::string& name, const view& c, tlm_config::memory_config& m, const std::vector<double>& state_W,
                 scenario& sc) {
   m.efficiency = 1.0;
   const double idle = c.si("idle_power"), active = c.si("active_power");
@@ -59,7 +59,7 @@ void check_powers(const view& c) {
 }
 
 void resolve_nvme(const std::string& name, const view& c, const view&, scenario& sc) {
-  tlm::memory_config m;
+  tlm_config::memory_config m;
   m.name = name;
   m.kind = "nvme";
   m.latency = units::seconds(c.si("latency"));
@@ -75,7 +75,7 @@ void resolve_nvme(const std::string& name, const view& c, const view&, scenario&
     if (state_W.back() > idle) ps.fail("a low-power state above idle_power (" + c.str("idle_power") + ")", "power");
   }
   try {
-    tlm::nvme_apst check(m.power_states);
+    tlm_config::nvme_apst check(m.power_states);
   } catch (const std::exception& e) {
     c.fail(e.what(), "power_states");
   }
@@ -83,7 +83,7 @@ void resolve_nvme(const std::string& name, const view& c, const view&, scenario&
 }
 
 void resolve_nic(const std::string& name, const view& c, const view&, scenario& sc) {
-  tlm::memory_config m;
+  tlm_config::memory_config m;
   m.name = name;
   m.kind = "nic";
   m.latency = units::seconds(c.si("latency"));
@@ -97,8 +97,8 @@ void resolve_nic(const std::string& name, const view& c, const view&, scenario& 
 }  // namespace
 
 std::vector<component_kind> device_kinds() {
-  return {{"nvme", tlm::component_role::target, nvme_schema, resolve_nvme},
-          {"nic", tlm::component_role::target, nic_schema, resolve_nic}};
+  return {{"nvme", tlm_config::component_role::target, nvme_schema, resolve_nvme},
+          {"nic", tlm_config::component_role::target, nic_schema, resolve_nic}};
 }
 
 }  // namespace ptsim::scenarios::detail

@@ -1,4 +1,4 @@
-// DRAM: LPDDR5, LPDDR5X, DDR5, HBM. One sc_module (tlm::memory); power: background,
+// DRAM: LPDDR5, LPDDR5X, DDR5, HBM. One sc_module (tlm_models::memory); power: background,
 // refresh, self-refresh and energy per byte, from a preset scaled by capacity or given.
 #include "component_kind.hpp"
 
@@ -38,7 +38,7 @@ schema_ptr memory_schema(const std::string& what, const char* latency, const cha
 }
 
 void resolve_dram(const std::string& name, const std::string& kind, const view& c, scenario& sc) {
-  tlm::memory_config m;
+  tlm_config::memory_config m;
   m.name = name;
   m.kind = kind;
   m.dram = true;
@@ -71,7 +71,7 @@ void resolve_dram(const std::string& name, const std::string& kind, const view& 
 
 std::vector<component_kind> dram_kinds() {
   auto kind = [](const char* name, const char* doc, const char* latency, const char* efficiency) {
-    return component_kind{name, tlm::component_role::target,
+    return component_kind{name, tlm_config::component_role::target,
                           [=] { return memory_schema(doc, latency, efficiency); },
                           [name](const std::string& n, const view& c, const view&, scenario& sc) {
                             resolve_dram(n, name, c, sc);

@@ -1,5 +1,5 @@
 // Interconnects: NoCs, PCIe and NVLink links, switches. One sc_module
-// (tlm::interconnect); power: background plus energy per byte (the memory model without
+// (tlm_models::interconnect); power: background plus energy per byte (the memory model without
 // refresh).
 #include "component_kind.hpp"
 
@@ -68,8 +68,8 @@ double pcie_lane_Bps(const std::string& gen) {
 
 // The keys every interconnect has; `bandwidth` by kind.
 void resolve_link(const std::string& name, const std::string& kind, const view& c, scenario& sc,
-                  void (*own)(const view& c, tlm::interconnect_config& ic)) {
-  tlm::interconnect_config ic;
+                  void (*own)(const view& c, tlm_config::interconnect_config& ic)) {
+  tlm_config::interconnect_config ic;
   ic.name = name;
   ic.kind = kind;
   ic.latency = units::seconds(c.si("latency"));
@@ -79,22 +79,22 @@ void resolve_link(const std::string& name, const std::string& kind, const view& 
   add_memory_power(sc, name, c.si("background_power"), c.si("energy_per_byte"), c.si("energy_per_byte"));
 }
 
-void noc_keys(const view& c, tlm::interconnect_config& ic) {
+void noc_keys(const view& c, tlm_config::interconnect_config& ic) {
   ic.bandwidth_Bps = c.si("bandwidth");
   ic.needs_connect = true;
 }
 
-void pcie_keys(const view& c, tlm::interconnect_config& ic) {
+void pcie_keys(const view& c, tlm_config::interconnect_config& ic) {
   ic.bandwidth_Bps = c.has("bandwidth") ? c.si("bandwidth") : c.integer("lanes") * pcie_lane_Bps(c.str("generation"));
   ic.duplex = ic.point_to_point = true;
 }
 
-void nvlink_keys(const view& c, tlm::interconnect_config& ic) {
+void nvlink_keys(const view& c, tlm_config::interconnect_config& ic) {
   ic.bandwidth_Bps = static_cast<double>(c.integer("links")) * c.si("link_bandwidth");
   ic.duplex = ic.point_to_point = true;
 }
 
-void switch_keys(const view& c, tlm::interconnect_config& ic) {
+void switch_keys(const view& c, tlm_config::interconnect_config& ic) {
   for (const auto& p : c.at("ports").items()) ic.ports.push_back(p.scalar());
   ic.bandwidth_Bps = c.si("bandwidth");
 }
@@ -102,8 +102,8 @@ void switch_keys(const view& c, tlm::interconnect_config& ic) {
 }  // namespace
 
 std::vector<component_kind> interconnect_kinds() {
-  auto kind = [](const char* name, schema_ptr (*schema)(), void (*own)(const view&, tlm::interconnect_config&)) {
-    return component_kind{name, tlm::component_role::interconnect, schema,
+  auto kind = [](const char* name, schema_ptr (*schema)(), void (*own)(const view&, tlm_config::interconnect_config&)) {
+    return component_kind{name, tlm_config::component_role::interconnect, schema,
                           [name, own](const std::string& n, const view& c, const view&, scenario& sc) {
                             resolve_link(n, name, c, sc, own);
                           }};

@@ -5,7 +5,7 @@
 //
 // It is also the worked example of adding a kind: this file, its declaration and its
 // entry in registry.cpp, and one line in scenarios/CMakeLists.txt. Its role (compute) gives it the TLM model of an
-// initiator (tlm::compute_unit: a DVFS clock, operators in tiles over its connect path);
+// initiator (tlm_models::compute_unit: a DVFS clock, operators in tiles over its connect path);
 // its power model is power::make_busy_idle_power.
 #include "component_kind.hpp"
 
@@ -29,14 +29,14 @@ schema_ptr video_encoder_schema() {
 }
 
 void resolve_video_encoder(const std::string& name, const view& c, const view&, scenario& sc) {
-  tlm::compute_unit_config u;
+  tlm_config::compute_unit_config u;
   u.name = name;
   u.kind = "video_encoder";
   u.domain = c.str("domain");
   u.connect = c.str("connect");
   // Pixels are its operations, whatever the stream's precision; no tensor/vector split.
-  for (auto p : {tlm::precision::fp32, tlm::precision::fp16, tlm::precision::bf16, tlm::precision::fp8,
-                 tlm::precision::int8})
+  for (auto p : {tlm_config::precision::fp32, tlm_config::precision::fp16, tlm_config::precision::bf16, tlm_config::precision::fp8,
+                 tlm_config::precision::int8})
     u.ops_per_cycle[p] = c.num("pixels_per_cycle");
   u.efficiency = u.vector_efficiency = 1.0;
   u.launch_overhead = units::seconds(c.si("launch_overhead"));
@@ -55,7 +55,7 @@ void resolve_video_encoder(const std::string& name, const view& c, const view&, 
 }  // namespace
 
 std::vector<component_kind> video_encoder_kind() {
-  return {{"video_encoder", tlm::component_role::compute, video_encoder_schema, resolve_video_encoder}};
+  return {{"video_encoder", tlm_config::component_role::compute, video_encoder_schema, resolve_video_encoder}};
 }
 
 }  // namespace ptsim::scenarios::detail

@@ -16,7 +16,7 @@
 #include "ptsim/power/memory_power.hpp"
 #include "ptsim/power/policy_config.hpp"
 #include "ptsim/thermal/thermal_config.hpp"
-#include "ptsim/tlm/platform_config.hpp"
+#include "ptsim/tlm_config/platform_config.hpp"
 #include "ptsim/units/quantities.hpp"
 
 namespace ptsim::scenarios {
@@ -41,7 +41,7 @@ struct component_power {
 struct component_ref {
   static constexpr std::size_t none = std::numeric_limits<std::size_t>::max();
   std::string name, kind;
-  tlm::component_role role = tlm::component_role::compute;
+  tlm_config::component_role role = tlm_config::component_role::compute;
   std::size_t index = 0;     ///< in platform.units, .interconnects or .memories, by role
   std::size_t power = 0;     ///< in scenario::power
   std::size_t domain = none; ///< in scenario::domains (none: not in a DVFS domain)
@@ -62,8 +62,8 @@ struct scenario {
   units::seconds_t control_period = units::seconds(1e-3);
   units::seconds_t record_period = units::seconds(10e-3);
   std::uint64_t seed = 1;
-  tlm::platform_config platform;
-  tlm::workload_config workload;
+  tlm_config::platform_config platform;
+  tlm_config::workload_config workload;
   std::vector<power::dvfs_domain_config> domains;
   std::vector<component_power> power;
   /// Every component, in the file's order (which is also the order of `power`).

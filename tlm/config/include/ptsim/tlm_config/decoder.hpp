@@ -1,0 +1,65 @@
+#pragma once
+// Llama-style decoder-only transformers from their layer shapes: the operators of one
+// serving iteration (prefill chunks and decode steps batched together), split over
+// tensor-parallel ranks (Megatron-style: attention heads and FFN columns per rank, two
+// all-reduces per layer). Plain C++.
+#include <string>
+
+#include "ptsim/tlm_config/fusion.hpp"
+#include "ptsim/tlm_config/op.hpp"
+
+namespace ptsim::tlm_config {
+
+struct decoder_shape {
+  std::string name;
+  int layers = 32;
+  int hidden = 4096;
+  int heads = 32;
+  int kv_heads = 8;    ///< grouped-query attention: key/value heads
+  int head_dim = 128;
+  int ffn = 14336;     ///< SwiGLU inner width (gate and up projections each)
+  int vocab = 128256;
+  bool tied_embeddings = false;  ///< LM head shares the embedding matrix
+  /// Parameters: embeddings, per layer (q, k, v, o, gate, up, down, two norms), final norm
+  /// and LM head.
+  double parameters() const;
+};
+
+/// What one iteration computes, summed over the sequences in it.
+struct decoder_batch {
+  double prefill_tokens = 0;    ///< prompt tokens processed (whole prompts or chunks)
+  double prefill_attended = 0;  ///< sum over those tokens of the keys each attends to (causal)
+  double prefill_kv_read = 0;   ///< sum over prefill chunks of KV tokens read (context so far + chunk)
+  double decode_seqs = 0;       ///< sequences generating one token each
+  double decode_context = 0;    ///< sum over them of their context length (keys attended and read)
+  double logits_rows = 0;       ///< sequences sampling a token at the end of the iteration
+  double new_tokens() const { return prefill_tokens + decode_seqs; }
+};
+
+struct decoder_options {
+  int tensor_parallel = 1;
+  precision weights = precision::bf16;  ///< weight precision: the GEMMs run at this precision
+  precision kv = precision::bf16;       ///< KV-cache precision
+  /// The layers run as this many groups of folded operators (each op of a group stands for
+  /// layers/groups kernels). 1 is fastest to simulate; more interleaves compute- and
+  /// memory-bound phases within an iteration at a finer grain.
+  int layer_groups = 1;
+  fusion_rules fusion = fusion_rules::eager;  ///< the kernels the iteration runs as
+};
+
+/// Operators of one iteration on one tensor-parallel rank (every rank runs the same).
+/// Throws std::invalid_argument for shapes that do not split over the ranks.
+op_graph decoder_iteration(const decoder_shape& s, const decoder_batch& b, const decoder_options& o);
+
+/// Weight bytes each rank holds.
+double decoder_weight_bytes_per_rank(const decoder_shape& s, const decoder_options& o);
+/// KV-cache bytes per token of context on each rank (all layers, K and V).
+double decoder_kv_bytes_per_token_per_rank(const decoder_shape& s, const decoder_options& o);
+/// Checks that heads, KV heads and FFN split evenly over the ranks; "" when fine.
+std::string decoder_split_problem(const decoder_shape& s, int tensor_parallel);
+
+/// Adds the attended-key sums of one prompt chunk of `chunk` tokens after `context`
+/// tokens already in the cache (causal: token i attends to context + i keys).
+void add_prefill_chunk(decoder_batch& b, double context, double chunk);
+
+}  // namespace ptsim::tlm_config

@@ -1,0 +1,75 @@
+#pragma once
+// Iteration-level scheduling of LLM serving (Yu et al., Orca, OSDI 2022; chunked prefill
+// as in Agrawal et al., Sarathi-Serve, OSDI 2024), plain C++. Each iteration runs one
+// decode step for every sequence past its prefill and fills the rest of a token budget
+// with prompt chunks, first of sequences already admitted, then of new ones in arrival
+// order. A sequence is admitted only if its whole KV footprint (prompt + output tokens)
+// fits beside those already running: no sequence is ever evicted (TensorRT-LLM's
+// GUARANTEED_NO_EVICT policy). Static batching admits a new batch only when the previous
+// one has finished, and runs each batch's prompts in one iteration.
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+#include "ptsim/tlm_config/decoder.hpp"
+
+namespace ptsim::tlm_config {
+
+struct llm_sequence {
+  std::int64_t id = 0;
+  int prompt = 0, output = 0;  ///< tokens in, tokens to generate (>= 1)
+  double arrival_s = 0;
+  int prefilled = 0;           ///< prompt tokens already in the KV cache
+  int generated = 0;           ///< output tokens produced so far
+  double start_s = -1;         ///< first iteration that worked on it
+  double first_token_s = -1;   ///< end of the iteration that completed its prefill
+  double attributed_s = 0;     ///< its token share of the iterations it was in (s per rank)
+  double attributed_host_s = 0;  ///< its token share of those iterations' host work (s)
+  void* user = nullptr;        ///< opaque handle of the issuer
+};
+
+struct llm_limits {
+  int max_batch = 64;            ///< sequences running at once
+  int max_batched_tokens = 8192; ///< prefill + decode tokens per iteration (continuous)
+  bool chunked_prefill = true;   ///< split prompts over iterations to fill the budget
+  double kv_capacity_tokens = 1e18;
+  bool continuous = true;        ///< false: static batching
+};
+
+class llm_scheduler {
+ public:
+  explicit llm_scheduler(const llm_limits& l);
+  void enqueue(const llm_sequence& s);
+  std::size_t waiting() const { return waiting_.size(); }
+  std::size_t running() const { return running_.size(); }
+  bool idle() const { return waiting_.empty() && running_.empty(); }
+  /// Tokens of KV cache reserved by running sequences.
+  double kv_reserved_tokens() const { return reserved_; }
+
+  /// Composes the next iteration started at `now_s`, admitting waiting sequences as the
+  /// limits allow. Returns false when there is nothing to run.
+  bool next(double now_s, decoder_batch& out);
+  /// Ends the iteration composed by next() at `end_s`, which took `host_s` of host work;
+  /// returns the sequences that finished.
+  std::vector<llm_sequence> complete(double end_s, double host_s = 0);
+  /// Sequences in the iteration composed by the last next() (decodes and prompt chunks).
+  std::size_t iteration_sequences() const { return work_.size(); }
+  /// Output tokens produced over all iterations so far.
+  std::int64_t tokens_generated() const { return generated_; }
+
+ private:
+  struct slot_work {
+    std::size_t slot;
+    int prefill_chunk;  ///< 0: a decode step
+  };
+  bool admit_one();
+  llm_limits lim_;
+  std::deque<llm_sequence> waiting_;
+  std::vector<llm_sequence> running_;
+  std::vector<slot_work> work_;
+  double iteration_start_ = 0;
+  double reserved_ = 0;
+  std::int64_t generated_ = 0;
+};
+
+}  // namespace ptsim::tlm_config

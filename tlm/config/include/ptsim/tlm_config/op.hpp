@@ -1,0 +1,84 @@
+#pragma once
+// ML operators as the workload engine issues them: arithmetic, memory traffic, and for
+// collectives the message each rank exchanges over its fabric link.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ptsim::tlm_config {
+
+enum class precision { fp32, fp16, bf16, fp8, int8 };
+const char* to_string(precision p);
+/// Parses "fp32", "fp16", "bf16", "fp8", "int8"; throws std::invalid_argument otherwise.
+precision parse_precision(const std::string& s);
+/// Bytes per element.
+double element_bytes(precision p);
+
+/// Which execution resource an operator mostly uses: tensor operators run on the MAC
+/// array / tensor cores, vector and scalar ones on the SIMD or CUDA-core path.
+enum class op_class { tensor, vector, scalar };
+const char* to_string(op_class c);
+
+/// What an operator is. Selects its efficiency (compute_unit_config::op_efficiency) and,
+/// for collective and transfer, how it executes.
+enum class op_kind { gemm, conv, attention, elementwise, norm, embedding, pool, collective, transfer, other };
+const char* to_string(op_kind k);
+/// Parses the names printed by to_string; throws std::invalid_argument otherwise.
+op_kind parse_op_kind(const std::string& s);
+
+/// Collective communication pattern (ring algorithms, as NCCL uses for bandwidth).
+enum class collective_kind { none, all_reduce, all_gather, reduce_scatter };
+const char* to_string(collective_kind c);
+
+struct op {
+  std::string name;    ///< e.g. "conv2d_3x3", "qkv_proj", "all_reduce"
+  op_kind kind = op_kind::other;
+  op_class cls = op_class::tensor;
+  precision prec = precision::int8;  ///< arithmetic precision (sets the unit's peak)
+  double ops = 0;            ///< arithmetic operations (a MAC counts as 2), all repeats together
+  double bytes_read = 0;     ///< weights + input activations (B), all repeats together
+  double bytes_written = 0;  ///< output activations (B), all repeats together
+  double weight_bytes = 0;   ///< resident parameters among bytes_read (B): what must fit in memory
+  /// Identical kernels folded into this record (e.g. one per decoder layer): the launch
+  /// overhead and a collective's latency terms are paid `repeat` times.
+  double repeat = 1;
+  /// True for work whose size does not depend on the batch (an optimiser step, a
+  /// gradient all-reduce): batched() leaves such an operator as it is.
+  bool batch_invariant = false;
+  // collective only
+  collective_kind collective = collective_kind::none;
+  double message_bytes = 0;  ///< size S of one collective's buffer on each rank (B)
+  // attention only (fusion.hpp runs it unfused from these; 0: not known)
+  double scores = 0;       ///< score-matrix elements: attended keys summed over queries, times heads
+  double value_bytes = 0;  ///< the V rows among bytes_read (B)
+  // transfer only
+  std::string target;  ///< component the bytes move to/from (an io target of the unit)
+  // host software only (host_s > 0: a serving engine's scheduling, a training loop's
+  // Python): busy for host_s seconds, all repeats together, no arithmetic, no bytes, no
+  // kernel launch; it occupies host_share of the unit (one core of a many-core socket).
+  double host_s = 0;
+  double host_share = 1;
+  /// Shape of one kernel (not all repeats), for looking its time up in a measured profile
+  /// (op_profile.hpp); 0: unknown. gemm, conv: [m x k] x [k x n]. attention: m query
+  /// tokens, n keys attended summed over the queries, k = heads x head_dim. Others: m rows
+  /// of k elements (k = 1 when only the element count is known).
+  double shape_m = 0, shape_n = 0, shape_k = 0;
+};
+
+/// A model as a sequence of operators run on one unit (or on every rank of a group).
+struct op_graph {
+  std::string name;
+  precision prec = precision::int8;
+  std::vector<op> ops;
+  double total_ops() const;
+  double total_bytes() const;
+  /// Resident parameters (B): the sum of the operators' weight_bytes.
+  double weight_bytes() const;
+};
+
+/// The graph for `batch` inputs of a graph built for one: arithmetic, activation traffic
+/// and collective messages scale with the batch; weights are read once per batch; batch-
+/// invariant operators stay as they are.
+op_graph batched(const op_graph& one, double batch);
+
+}  // namespace ptsim::tlm_config

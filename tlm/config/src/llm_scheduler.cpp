@@ -1,0 +1,123 @@
+#include "ptsim/tlm_config/llm_scheduler.hpp"
+
+#include <algorithm>
+
+namespace ptsim::tlm_config {
+
+llm_scheduler::llm_scheduler(const llm_limits& l) : lim_(l) {}
+
+void llm_scheduler::enqueue(const llm_sequence& s) { waiting_.push_back(s); }
+
+bool llm_scheduler::admit_one() {
+  if (waiting_.empty() || static_cast<int>(running_.size()) >= lim_.max_batch) return false;
+  const llm_sequence& head = waiting_.front();
+  const double need = static_cast<double>(head.prompt) + head.output;
+  if (reserved_ + need > lim_.kv_capacity_tokens) return false;  // first come, first served: no skipping
+  reserved_ += need;
+  running_.push_back(head);
+  waiting_.pop_front();
+  return true;
+}
+
+bool llm_scheduler::next(double now_s, decoder_batch& out) {
+  out = decoder_batch{};
+  work_.clear();
+  iteration_start_ = now_s;
+  if (!lim_.continuous) {
+    // Static: a new batch only when the last one is done; its prompts all at once.
+    if (running_.empty())
+      while (admit_one()) {
+      }
+    for (std::size_t i = 0; i < running_.size(); ++i) {
+      llm_sequence& s = running_[i];
+      const int left = s.prompt - s.prefilled;
+      work_.push_back({i, left});
+    }
+  } else if (!lim_.chunked_prefill) {
+    // Whole prompts only (vLLM's default before chunking): an iteration of prefills, up
+    // to the token budget and at least one, takes priority over decoding.
+    int budget = lim_.max_batched_tokens;
+    auto take = [&](std::size_t i) {
+      const int left = running_[i].prompt - running_[i].prefilled;
+      if (left <= 0 || (!work_.empty() && left > budget)) return false;
+      work_.push_back({i, left});
+      budget -= left;
+      return true;
+    };
+    for (std::size_t i = 0; i < running_.size(); ++i) take(i);
+    while (budget > 0 && admit_one())
+      if (!take(running_.size() - 1)) break;
+    if (work_.empty())
+      for (std::size_t i = 0; i < running_.size(); ++i) work_.push_back({i, 0});
+  } else {
+    // Decode steps first: every sequence past its prefill generates one token.
+    int budget = lim_.max_batched_tokens;
+    for (std::size_t i = 0; i < running_.size(); ++i)
+      if (running_[i].prefilled == running_[i].prompt) {
+        work_.push_back({i, 0});
+        --budget;
+      }
+    // Then prompt chunks: admitted sequences in order, then new admissions.
+    for (std::size_t i = 0; budget > 0; ++i) {
+      if (i == running_.size() && !admit_one()) break;
+      llm_sequence& s = running_[i];
+      const int left = s.prompt - s.prefilled;
+      if (left <= 0) continue;
+      const int chunk = std::min(left, budget);
+      work_.push_back({i, chunk});
+      budget -= chunk;
+    }
+  }
+  for (const auto& w : work_) {
+    llm_sequence& s = running_[w.slot];
+    if (s.start_s < 0) s.start_s = now_s;
+    if (w.prefill_chunk > 0) {
+      add_prefill_chunk(out, s.prefilled, w.prefill_chunk);
+      if (s.prefilled + w.prefill_chunk == s.prompt) out.logits_rows += 1;
+    } else {
+      out.decode_seqs += 1;
+      out.decode_context += s.prompt + s.generated;
+      out.logits_rows += 1;
+    }
+  }
+  return !work_.empty();
+}
+
+std::vector<llm_sequence> llm_scheduler::complete(double end_s, double host_s) {
+  const double span = end_s - iteration_start_;
+  double tokens = 0;
+  for (const auto& w : work_) tokens += w.prefill_chunk > 0 ? w.prefill_chunk : 1;
+  for (const auto& w : work_) {
+    llm_sequence& s = running_[w.slot];
+    const double mine = w.prefill_chunk > 0 ? w.prefill_chunk : 1;
+    s.attributed_s += tokens > 0 ? span * mine / tokens : 0;
+    s.attributed_host_s += tokens > 0 ? host_s * mine / tokens : 0;
+    if (w.prefill_chunk > 0) {
+      s.prefilled += w.prefill_chunk;
+      if (s.prefilled == s.prompt) {  // the prefill's last logits give the first token
+        s.generated = 1;
+        s.first_token_s = end_s;
+        ++generated_;
+      }
+    } else {
+      ++s.generated;
+      ++generated_;
+    }
+  }
+  work_.clear();
+  std::vector<llm_sequence> done;
+  std::vector<llm_sequence> keep;
+  keep.reserve(running_.size());
+  for (auto& s : running_) {
+    if (s.generated >= s.output) {
+      reserved_ -= static_cast<double>(s.prompt) + s.output;
+      done.push_back(s);
+    } else {
+      keep.push_back(s);
+    }
+  }
+  running_.swap(keep);
+  return done;
+}
+
+}  // namespace ptsim::tlm_config

@@ -1,0 +1,165 @@
+#include "ptsim/tlm_config/model_zoo.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "models/models.hpp"
+
+namespace ptsim::tlm_config {
+namespace {
+
+struct entry {
+  model_info info;
+  std::function<op_graph(const model_params&, precision)> build;
+};
+
+// Llama-family shapes from the models' published config.json files (Hugging Face model
+// cards meta-llama/Llama-3.2-1B, Llama-3.2-3B, Meta-Llama-3-8B, Llama-2-70b-hf,
+// Meta-Llama-3-70B): layers, hidden, heads, KV heads, head dim, FFN, vocabulary.
+struct decoder_preset {
+  const char* name;
+  const char* description;
+  double layers, hidden, heads, kv_heads, head_dim, ffn, vocab, tied;
+};
+constexpr decoder_preset decoder_presets[] = {
+    {"llama3_2_1b", "Llama 3.2 1B (1.24 B parameters, tied embeddings)", 16, 2048, 32, 8, 64, 8192, 128256, 1},
+    {"llama3_2_3b", "Llama 3.2 3B (3.21 B parameters, tied embeddings)", 28, 3072, 24, 8, 128, 8192, 128256, 1},
+    {"llama3_8b", "Llama 3 8B (8.03 B parameters)", 32, 4096, 32, 8, 128, 14336, 128256, 0},
+    {"llama2_70b", "Llama 2 70B (69.0 B parameters; the MLPerf Inference LLM)", 80, 8192, 64, 8, 128, 28672, 32000, 0},
+    {"llama3_70b", "Llama 3 70B (70.6 B parameters)", 80, 8192, 64, 8, 128, 28672, 128256, 0},
+};
+
+std::vector<model_param> decoder_params(const decoder_preset& d) {
+  return {{"batch", 1, "sequences generated together", 1},
+          {"prompt", 128, "prompt tokens per sequence", 1},
+          {"output", 128, "tokens generated per sequence", 1},
+          {"layers", d.layers, "decoder layers", 1},
+          {"hidden", d.hidden, "hidden size", 1},
+          {"heads", d.heads, "attention (query) heads", 1},
+          {"kv_heads", d.kv_heads, "key/value heads (grouped-query attention)", 1},
+          {"head_dim", d.head_dim, "size of one head", 1},
+          {"ffn", d.ffn, "SwiGLU inner width", 1},
+          {"vocab", d.vocab, "vocabulary size", 1},
+          {"tied_embeddings", d.tied, "1: the LM head shares the embedding matrix", 0}};
+}
+
+std::vector<model_param> bert_params(double layers, double hidden, double heads, double ffn) {
+  return {{"batch", 1, "sequences per request", 1},
+          {"seq", 384, "tokens per sequence (MLPerf SQuAD: 384)", 1},
+          {"layers", layers, "encoder layers", 1},
+          {"hidden", hidden, "hidden size", 1},
+          {"heads", heads, "attention heads", 1},
+          {"ffn", ffn, "feed-forward inner width", 1}};
+}
+
+const std::vector<entry>& entries() {
+  static const std::vector<entry> e = [] {
+    std::vector<entry> v = {
+        {{"bert_base", "BERT-Base encoder (Devlin et al. 2019), 110 M parameters", bert_params(12, 768, 12, 3072)},
+         models::bert},
+        {{"bert_large", "BERT-Large encoder (Devlin et al. 2019), 340 M parameters", bert_params(24, 1024, 16, 4096)},
+         models::bert},
+        {{"classifier_postprocess",
+          "softmax and top-k over a classifier's output",
+          {{"batch", 1, "images per request", 1}, {"classes", 1000, "classes", 1}, {"k", 5, "top-k", 1}}},
+         models::classifier_postprocess},
+        {{"gemm",
+          "one matrix multiply [batch*m x k] x [k x n] with [k x n] resident weights",
+          {{"batch", 1, "multiplies m", 1}, {"m", 1024, "rows", 1}, {"n", 1024, "columns", 1}, {"k", 1024, "inner size", 1}}},
+         models::gemm},
+        {{"image_preprocess",
+          "camera frame YUV420 -> RGB, bilinear resize, normalisation",
+          {{"width", 1920, "frame width (pixels)", 1},
+           {"height", 1080, "frame height (pixels)", 1},
+           {"size", 224, "network input side (pixels)", 1}}},
+         models::image_preprocess},
+        {{"mobilenet_v2",
+          "MobileNetV2 classifier (Sandler et al. 2018), ~300 M MACs at 224x224",
+          {{"batch", 1, "images per request", 1},
+           {"resolution", 224, "input side (pixels)", 32},
+           {"width", 1.0, "width multiplier", 0.1},
+           {"classes", 1000, "output classes", 1}}},
+         models::mobilenet_v2},
+        {{"resnet50",
+          "ResNet-50 v1.5 classifier (He et al. 2016), ~4.1 G MACs at 224x224",
+          {{"batch", 1, "images per request", 1},
+           {"resolution", 224, "input side (pixels)", 32},
+           {"classes", 1000, "output classes", 1}}},
+         models::resnet50},
+    };
+    for (const auto& d : decoder_presets) {
+      model_info info{d.name, std::string(d.description) + "; prefill + decode as one graph, or serve it in an llm stream",
+                      decoder_params(d), true};
+      const std::string name = d.name;
+      v.push_back({info, [name](const model_params& p, precision prec) { return models::llama_generate(name, p, prec); }});
+    }
+    std::sort(v.begin(), v.end(), [](const entry& a, const entry& b) { return a.info.name < b.info.name; });
+    return v;
+  }();
+  return e;
+}
+
+const entry& find_entry(const std::string& name) {
+  for (const auto& e : entries())
+    if (e.info.name == name) return e;
+  std::string valid;
+  for (const auto& e : entries()) valid += (valid.empty() ? "" : ", ") + e.info.name;
+  throw std::invalid_argument("unknown model '" + name + "' (models: " + valid + ")");
+}
+
+model_params with_defaults(const entry& e, const model_params& given) {
+  model_params p;
+  for (const auto& mp : e.info.params) p[mp.name] = mp.default_value;
+  for (const auto& [k, v] : given) {
+    auto it = p.find(k);
+    if (it == p.end()) {
+      std::string valid;
+      for (const auto& mp : e.info.params) valid += (valid.empty() ? "" : ", ") + mp.name;
+      throw std::invalid_argument("model '" + e.info.name + "' has no parameter '" + k + "' (parameters: " + valid + ")");
+    }
+    it->second = v;
+  }
+  for (const auto& mp : e.info.params)
+    if (!(p[mp.name] >= mp.min_value))
+      throw std::invalid_argument("model '" + e.info.name + "': parameter '" + mp.name + "' must be >= " +
+                                  std::to_string(mp.min_value) + ", found " + std::to_string(p[mp.name]));
+  return p;
+}
+
+}  // namespace
+
+const std::vector<model_info>& model_zoo() {
+  static const std::vector<model_info> v = [] {
+    std::vector<model_info> out;
+    for (const auto& e : entries()) out.push_back(e.info);
+    return out;
+  }();
+  return v;
+}
+
+const model_info* find_model(const std::string& name) {
+  for (const auto& m : model_zoo())
+    if (m.name == name) return &m;
+  return nullptr;
+}
+
+op_graph build_model(const std::string& name, const model_params& given, precision prec) {
+  const entry& e = find_entry(name);
+  const model_params p = with_defaults(e, given);
+  if (e.info.decoder) {
+    const std::string problem = decoder_split_problem(models::shape_from(name, p), 1);
+    if (!problem.empty()) throw std::invalid_argument("model '" + name + "': " + problem);
+  }
+  return e.build(p, prec);
+}
+
+decoder_shape decoder_model(const std::string& name, const model_params& given) {
+  const entry& e = find_entry(name);
+  if (!e.info.decoder) throw std::invalid_argument("model '" + name + "' is not a decoder (llm streams need one)");
+  const decoder_shape s = models::shape_from(name, with_defaults(e, given));
+  const std::string problem = decoder_split_problem(s, 1);
+  if (!problem.empty()) throw std::invalid_argument("model '" + name + "': " + problem);
+  return s;
+}
+
+}  // namespace ptsim::tlm_config

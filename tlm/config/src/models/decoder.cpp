@@ -1,0 +1,116 @@
+// Llama-style decoder iteration (Touvron et al. 2023: pre-norm RMSNorm, grouped-query
+// attention, SwiGLU FFN), split Megatron-style over tensor-parallel ranks (Shoeybi et
+// al. 2019): each rank holds heads/tp query heads, its share of the KV heads, ffn/tp FFN
+// columns and vocab/tp embedding rows; the attention output and FFN down projections end
+// in an all-reduce of the hidden state.
+#include <algorithm>
+#include <stdexcept>
+
+#include "ptsim/tlm_config/decoder.hpp"
+#include "ptsim/tlm_config/operators.hpp"
+
+namespace ptsim::tlm_config {
+
+namespace {
+
+// Activations stay in 16-bit (the norms, softmax and all-reduces of FP8 and INT8
+// inference run in bf16); an fp32 model keeps them in fp32.
+precision activation_precision(precision weights) {
+  return weights == precision::fp32 ? precision::fp32 : precision::bf16;
+}
+
+double kv_heads_per_rank(const decoder_shape& s, int tp) {
+  // Fewer KV heads than ranks: each rank keeps a copy of the one its query heads use.
+  return std::max(1.0, static_cast<double>(s.kv_heads) / tp);
+}
+
+}  // namespace
+
+double decoder_shape::parameters() const {
+  const double h = hidden, per_layer = h * (heads + 2.0 * kv_heads) * head_dim + heads * head_dim * h + 3.0 * h * ffn + 2 * h;
+  return vocab * h * (tied_embeddings ? 1 : 2) + layers * per_layer + h;
+}
+
+std::string decoder_split_problem(const decoder_shape& s, int tp) {
+  if (tp < 1) return "tensor_parallel must be >= 1";
+  if (s.heads % tp) return "heads (" + std::to_string(s.heads) + ") do not split over " + std::to_string(tp) + " ranks";
+  if (s.kv_heads % tp && tp % s.kv_heads)
+    return "kv_heads (" + std::to_string(s.kv_heads) + ") neither split over nor divide " + std::to_string(tp) + " ranks";
+  if (s.ffn % tp) return "ffn (" + std::to_string(s.ffn) + ") does not split over " + std::to_string(tp) + " ranks";
+  if (s.heads % s.kv_heads) return "heads must be a multiple of kv_heads";
+  return "";
+}
+
+double decoder_weight_bytes_per_rank(const decoder_shape& s, const decoder_options& o) {
+  const double tp = o.tensor_parallel, h = s.hidden, hd = s.head_dim, eb = element_bytes(o.weights);
+  const double qkv = h * (s.heads / tp + 2 * kv_heads_per_rank(s, o.tensor_parallel)) * hd;
+  const double per_layer = qkv + s.heads / tp * hd * h + 3 * h * s.ffn / tp;
+  const double norms = (2.0 * s.layers + 1) * h * element_bytes(activation_precision(o.weights));
+  const double embed = s.vocab / tp * h * (s.tied_embeddings ? 1 : 2);
+  return (s.layers * per_layer + embed) * eb + norms;
+}
+
+double decoder_kv_bytes_per_token_per_rank(const decoder_shape& s, const decoder_options& o) {
+  return s.layers * 2.0 * kv_heads_per_rank(s, o.tensor_parallel) * s.head_dim * element_bytes(o.kv);
+}
+
+void add_prefill_chunk(decoder_batch& b, double context, double chunk) {
+  b.prefill_tokens += chunk;
+  // Token i (1-based) of the chunk attends to context + i keys: sum = c*context + c(c+1)/2.
+  b.prefill_attended += chunk * context + chunk * (chunk + 1) / 2;
+  b.prefill_kv_read += context + chunk;
+}
+
+op_graph decoder_iteration(const decoder_shape& s, const decoder_batch& b, const decoder_options& o) {
+  const std::string problem = decoder_split_problem(s, o.tensor_parallel);
+  if (!problem.empty()) throw std::invalid_argument(s.name + ": " + problem);
+  const double tp = o.tensor_parallel, h = s.hidden, hd = s.head_dim;
+  const double hpr = s.heads / tp, kvpr = kv_heads_per_rank(s, o.tensor_parallel);
+  const precision w = o.weights, act = activation_precision(w);
+  const double act_eb = element_bytes(act);
+  const double T = b.new_tokens();
+  // A norm over `rows` rows of the hidden size (the shape a measured profile is keyed on).
+  const auto norm = [h, act_eb, act](const char* name, double rows, double inputs) {
+    op o = elementwise_op(name, rows * h, 4, inputs, act, op_kind::norm, h * act_eb);
+    o.shape_m = rows;
+    o.shape_k = h;
+    return o;
+  };
+
+  op_graph g;
+  g.name = s.name;
+  g.prec = w;
+  if (!(T > 0)) return g;
+  g.ops.push_back(embedding_op("embedding", T, h, act));
+
+  const int groups = std::clamp(o.layer_groups, 1, s.layers);
+  for (int gi = 0; gi < groups; ++gi) {
+    // Layers in this group: the first (layers % groups) groups take one more.
+    const double n = s.layers / groups + (gi < s.layers % groups ? 1 : 0);
+    auto add = [&](op x) { g.ops.push_back(fold(x, n)); };
+    add(norm("attn_norm", T, 2));
+    add(gemm_op("qkv_proj", T, (hpr + 2 * kvpr) * hd, h, w, act, true));
+    op attn = attention_op("attention", T, b.prefill_attended + b.decode_context, b.prefill_kv_read + b.decode_context,
+                           hpr, kvpr, hd, act, o.kv);
+    attn.bytes_written += T * 2 * kvpr * hd * element_bytes(o.kv);  // the new tokens' K and V
+    add(attn);
+    add(gemm_op("o_proj", T, h, hpr * hd, w, act, true));
+    if (o.tensor_parallel > 1) add(collective_op("attn_all_reduce", collective_kind::all_reduce, T * h * act_eb, act));
+    add(norm("ffn_norm", T, 2));
+    add(gemm_op("gate_up_proj", T, 2 * s.ffn / tp, h, w, act, true));
+    add(elementwise_op("silu_mul", T * s.ffn / tp, 5, 2, act));
+    add(gemm_op("down_proj", T, h, s.ffn / tp, w, act, true));
+    if (o.tensor_parallel > 1) add(collective_op("ffn_all_reduce", collective_kind::all_reduce, T * h * act_eb, act));
+  }
+  const double rows = b.logits_rows;
+  if (rows > 0) {
+    g.ops.push_back(norm("final_norm", rows, 1));
+    g.ops.push_back(gemm_op("lm_head", rows, s.vocab / tp, h, w, act, true));
+    if (o.tensor_parallel > 1)
+      g.ops.push_back(collective_op("logits_all_gather", collective_kind::all_gather, rows * s.vocab / tp * act_eb, act));
+    g.ops.push_back(elementwise_op("sample", rows * s.vocab / tp, 5, 1, act));
+  }
+  return o.fusion == fusion_rules::eager ? g : fuse(g, o.fusion);
+}
+
+}  // namespace ptsim::tlm_config

@@ -1,0 +1,124 @@
+#include "ptsim/tlm_config/op.hpp"
+
+#include <stdexcept>
+
+namespace ptsim::tlm_config {
+
+const char* to_string(precision p) {
+  switch (p) {
+    case precision::fp32: return "fp32";
+    case precision::fp16: return "fp16";
+    case precision::bf16: return "bf16";
+    case precision::fp8: return "fp8";
+    case precision::int8: return "int8";
+  }
+  return "?";
+}
+
+precision parse_precision(const std::string& s) {
+  if (s == "fp32") return precision::fp32;
+  if (s == "fp16") return precision::fp16;
+  if (s == "bf16") return precision::bf16;
+  if (s == "fp8") return precision::fp8;
+  if (s == "int8") return precision::int8;
+  throw std::invalid_argument("unknown precision '" + s + "' (expected fp32, fp16, bf16, fp8 or int8)");
+}
+
+double element_bytes(precision p) {
+  switch (p) {
+    case precision::fp32: return 4;
+    case precision::fp16:
+    case precision::bf16: return 2;
+    case precision::fp8:
+    case precision::int8: return 1;
+  }
+  return 4;
+}
+
+const char* to_string(op_class c) {
+  switch (c) {
+    case op_class::tensor: return "tensor";
+    case op_class::vector: return "vector";
+    case op_class::scalar: return "scalar";
+  }
+  return "?";
+}
+
+namespace {
+constexpr op_kind all_kinds[] = {op_kind::gemm,      op_kind::conv, op_kind::attention,  op_kind::elementwise,
+                                 op_kind::norm,      op_kind::embedding, op_kind::pool, op_kind::collective,
+                                 op_kind::transfer,  op_kind::other};
+}
+
+const char* to_string(op_kind k) {
+  switch (k) {
+    case op_kind::gemm: return "gemm";
+    case op_kind::conv: return "conv";
+    case op_kind::attention: return "attention";
+    case op_kind::elementwise: return "elementwise";
+    case op_kind::norm: return "norm";
+    case op_kind::embedding: return "embedding";
+    case op_kind::pool: return "pool";
+    case op_kind::collective: return "collective";
+    case op_kind::transfer: return "transfer";
+    case op_kind::other: return "other";
+  }
+  return "?";
+}
+
+op_kind parse_op_kind(const std::string& s) {
+  std::string valid;
+  for (op_kind k : all_kinds) {
+    if (s == to_string(k)) return k;
+    valid += (valid.empty() ? "" : ", ") + std::string(to_string(k));
+  }
+  throw std::invalid_argument("unknown operator kind '" + s + "' (expected " + valid + ")");
+}
+
+const char* to_string(collective_kind c) {
+  switch (c) {
+    case collective_kind::none: return "none";
+    case collective_kind::all_reduce: return "all_reduce";
+    case collective_kind::all_gather: return "all_gather";
+    case collective_kind::reduce_scatter: return "reduce_scatter";
+  }
+  return "?";
+}
+
+double op_graph::total_ops() const {
+  double s = 0;
+  for (const auto& o : ops) s += o.ops;
+  return s;
+}
+
+double op_graph::total_bytes() const {
+  double s = 0;
+  for (const auto& o : ops) s += o.bytes_read + o.bytes_written;
+  return s;
+}
+
+double op_graph::weight_bytes() const {
+  double s = 0;
+  for (const auto& o : ops) s += o.weight_bytes;
+  return s;
+}
+
+op_graph batched(const op_graph& one, double batch) {
+  op_graph g = one;
+  if (batch == 1) return g;
+  for (op& o : g.ops) {
+    if (o.batch_invariant) continue;
+    o.ops *= batch;
+    o.bytes_read = o.weight_bytes + (o.bytes_read - o.weight_bytes) * batch;
+    o.bytes_written *= batch;
+    o.message_bytes *= batch;
+    o.scores *= batch;
+    o.value_bytes *= batch;
+    // Rows (tokens) scale with the batch; attention's keys attended are summed over them.
+    o.shape_m *= batch;
+    if (o.kind == op_kind::attention) o.shape_n *= batch;
+  }
+  return g;
+}
+
+}  // namespace ptsim::tlm_config
