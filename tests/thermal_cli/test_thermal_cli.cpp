@@ -307,7 +307,26 @@ TEST_CASE("-package_model_used 1: r_convec from the sink and fan, steady tempera
   const result fixed = w.ptsim("thermal -c four.config -f four.flp -p four.ptrace -model_type grid -steady_file p.steady");
   REQUIRE_MESSAGE(fixed.rc == 0, fixed.err);
   CHECK(steady_of(w.dir / "four.natural.hotspot.steady", "cpu") - steady_of(w.dir / "p.steady", "cpu") > 10.0);
-  // Bad package files: an unknown name, a motor wider than its fan.
+  // Natural convection in a transient: r_convec follows the sink's temperature row by row.
+  // Against HotSpot's grid model (its block model computes the update but its RK4 keeps the
+  // first r_convec: A^-1 B is not recomputed), 40 rows: measured 0.0077 K.
+  {
+    std::istringstream all(w.read("four.ptrace"));
+    std::string rows40, line;
+    for (int i = 0; i < 41 && std::getline(all, line); ++i) rows40 += line + "\n";
+    w.write("four40.ptrace", rows40);
+  }
+  const result tr = w.ptsim("thermal -c four.config -f four.flp -p four40.ptrace -model_type grid -grid_rows 16 "
+                            "-grid_cols 16 -package_model_used 1 -package_config_file natural.package -o n.ttrace");
+  REQUIRE_MESSAGE(tr.rc == 0, tr.err);
+  const auto ours = ttrace_rows(w.read("n.ttrace")), theirs = ttrace_rows(w.read("four.natural.hotspot.ttrace"));
+  REQUIRE(ours.size() == 40);
+  REQUIRE(theirs.size() == 40);
+  double worst = 0;
+  for (std::size_t r = 0; r < ours.size(); ++r)
+    for (std::size_t c = 0; c < ours[r].size(); ++c) worst = std::max(worst, std::abs(ours[r][c] - theirs[r][c]));
+  CHECK(worst < 0.02);
+  // A bad package file: a motor wider than its fan.
   w.write("bad.package", "-fan_radius 0.01\n-motor_radius 0.02\n");
   const result bad = w.ptsim("thermal -f four.flp -p four.ptrace -package_model_used 1 -package_config_file bad.package");
   CHECK(bad.rc == 2);
