@@ -130,10 +130,10 @@ TEST_CASE("init_temp start, HotSpot's default outputs, notes for unmodelled opti
   test::scratch_dir d("run_defaults");
   const auto flp = d.write("a.flp", "a\t0.002\t0.002\t0\t0\n");
   const auto ptr = d.write("a.ptrace", "a\n1\n");
-  const result r = run({"-f", flp, "-p", ptr, "-model_secondary", "1", "-lambdaA", "2", "-grid_steady_file", d.path("gs"),
-                        "-steady_file", "stdout"});
+  const result r = run({"-f", flp, "-p", ptr, "-use_microchannels", "1", "-lambdaA", "2", "-grid_steady_file",
+                        d.path("gs"), "-steady_file", "stdout"});
   REQUIRE_MESSAGE(r.rc == 0, r.err);
-  CHECK(r.err.find("note: ignoring -model_secondary 1") != std::string::npos);
+  CHECK(r.err.find("note: ignoring -use_microchannels 1") != std::string::npos);
   CHECK(r.err.find("ignoring -grid_steady_file because the grid model is not used") != std::string::npos);
   CHECK(r.err.find("lambdaA") == std::string::npos);  // no effect in HotSpot either: silent
   CHECK(r.out.find("a\t") == 0);                      // -steady_file stdout

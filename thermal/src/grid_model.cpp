@@ -7,6 +7,7 @@
 #include <string>
 
 #include "package_rc.hpp"
+#include "secondary_rc.hpp"
 
 namespace ptsim::thermal {
 
@@ -110,7 +111,8 @@ probe make_probe(const std::string& name, const footprint& f, grid_map_mode mode
 
 }  // namespace
 
-std::vector<grid_layer> default_grid_layers(const floorplan& fp, const package_config& pkg) {
+std::vector<grid_layer> default_grid_layers(const floorplan& fp, const package_config& pkg,
+                                            const secondary_path_config* secondary) {
   grid_layer si;
   si.fp = fp;
   si.lateral = true;
@@ -125,7 +127,17 @@ std::vector<grid_layer> default_grid_layers(const floorplan& fp, const package_c
   tim.heat_capacity = pkg.p_interface;
   tim.thickness = pkg.t_interface;
   tim.prefix = "iface_";
-  return {si, tim};
+  if (secondary == nullptr) return {si, tim};
+  grid_layer c4 = tim, metal = tim;
+  c4.conductivity = c4_underfill.k;
+  c4.heat_capacity = c4_underfill.p;
+  c4.thickness = secondary->t_c4;
+  c4.prefix = "c4_";
+  metal.conductivity = metal_layers.k;
+  metal.heat_capacity = metal_layers.p;
+  metal.thickness = secondary->t_metal;
+  metal.prefix = "metal_";
+  return {c4, metal, si, tim};
 }
 
 namespace {
@@ -135,6 +147,8 @@ void check_grid_config(const grid_config& cfg) {
   if (cfg.layers.empty()) throw std::invalid_argument("grid model: no die layers");
   if (cfg.rows == 0 || cfg.cols == 0)
     throw std::invalid_argument("grid model: rows and cols must be positive");
+  if (cfg.secondary && cfg.per_block_materials)
+    throw std::invalid_argument("grid model: the secondary heat path is not modelled with per-block materials (detailed_3D)");
   for (const grid_layer& l : cfg.layers) {
     if (l.fp.size() == 0) throw std::invalid_argument("grid model: a layer has no blocks");
     if (!(l.conductivity > 0) || !(l.heat_capacity > 0) || !(l.thickness > 0) ||
@@ -231,6 +245,10 @@ grid_cells uniform_cells(const grid_config& cfg, const grid_geometry& g) {
     if (l == g.nl - 1) {
       base.rz += pkg.r_convec * sink_area / g.cell_area;
       base.c += c_factor * pkg.c_convec * g.cell_area / sink_area;
+    }
+    if (l == 0 && cfg.secondary) {
+      const double pcb_area = cfg.secondary->s_pcb * cfg.secondary->s_pcb;
+      base.c += c_factor * cfg.secondary->c_convec_sec * g.cell_area / pcb_area;
     }
     cells.rc[l].assign(g.nrc, base);
   }
@@ -351,7 +369,7 @@ std::vector<std::size_t> add_grid_probes(compact_model& m, const grid_config& cf
       m.probes.push_back(make_probe(prefix + blocks[b].name, maps[src][b], cfg.map_mode, l * g.nrc, g.cols));
   }
   m.top_probes = cfg.layers[0].fp.size();
-  for (std::size_t k = 0; k < 12; ++k) m.probes.push_back({m.net.name(pk + k), {{pk + k, 1.0}}, reduction::mean});
+  for (std::size_t k = pk; k < m.net.size(); ++k) m.probes.push_back({m.net.name(k), {{k, 1.0}}, reduction::mean});
   return probe_base;
 }
 
@@ -402,14 +420,42 @@ void set_initial_weights(compact_model& m, const grid_config& cfg, const grid_ge
       m.init_from_probes[l * g.nrc + c] = std::move(w);
     }
   }
-  for (std::size_t k = 0; k < 12; ++k) m.init_from_probes[pk + k] = {{m.probes.size() - 12 + k, 1.0}};
+  const std::size_t n_package = m.net.size() - pk;
+  for (std::size_t k = 0; k < n_package; ++k) m.init_from_probes[pk + k] = {{m.probes.size() - n_package + k, 1.0}};
+}
+
+// The secondary path's package layers (HotSpot's order: PCB, solder balls, substrate) over the
+// first layer's floorplan, before the die layers.
+grid_config with_secondary_layers(const grid_config& in) {
+  grid_config out = in;
+  out.layers.clear();
+  const secondary_path_config& s = *in.secondary;
+  const std::pair<const char*, std::pair<secondary_material, double>> layers[] = {
+      {"pcb_", {pcb, s.t_pcb}}, {"solder_", {solder_balls, s.t_solder}}, {"sub_", {substrate, s.t_sub}}};
+  for (const auto& [prefix, mt] : layers) {
+    grid_layer l;
+    l.fp = in.layers[0].fp;
+    l.lateral = true;
+    l.power = false;
+    l.conductivity = mt.first.k;
+    l.heat_capacity = mt.first.p;
+    l.thickness = mt.second;
+    l.prefix = prefix;
+    out.layers.push_back(std::move(l));
+  }
+  out.layers.insert(out.layers.end(), in.layers.begin(), in.layers.end());
+  return out;
 }
 
 }  // namespace
 
-compact_model build_grid_model(const grid_config& cfg) {
-  check_grid_config(cfg);
+compact_model build_grid_model(const grid_config& cfg_in) {
+  check_grid_config(cfg_in);
+  grid_config expanded;
+  if (cfg_in.secondary) expanded = with_secondary_layers(cfg_in);
+  const grid_config& cfg = cfg_in.secondary ? expanded : cfg_in;
   const grid_geometry g = grid_geometry_of(cfg);
+  if (cfg.secondary) detail::check_secondary(*cfg.secondary, g.W, g.H);
   std::vector<std::vector<footprint>> maps(g.nd);
   for (std::size_t l = 0; l < g.nd; ++l)
     maps[l] = map_blocks(cfg.layers[l].fp, g.shift[l].first, g.shift[l].second, g.H, g.rows, g.cols, g.cw, g.ch);
@@ -429,6 +475,20 @@ compact_model build_grid_model(const grid_config& cfg) {
   const std::size_t pk = detail::add_package_nodes(m.net, cfg.package, rc);
   connect_cells(m.net, cfg, g, cells);
   connect_periphery(m.net, cfg, g, rc, pk);
+  if (cfg.secondary) {
+    // The PCB (layer 0) convects from every cell: its area share of r_convec_sec.
+    const double r_cell = cfg.secondary->r_convec_sec * cfg.secondary->s_pcb * cfg.secondary->s_pcb / g.cell_area;
+    for (std::size_t c = 0; c < g.nrc; ++c) m.net.connect_ambient(g.node(0, 0, 0) + c, 1.0 / r_cell);
+    detail::secondary_cells sc;
+    sc.pcb = g.node(0, 0, 0);
+    sc.solder = g.node(1, 0, 0);
+    sc.sub = g.node(2, 0, 0);
+    sc.rows = g.rows;
+    sc.cols = g.cols;
+    sc.cw = g.cw;
+    sc.ch = g.ch;
+    detail::add_secondary_nodes(m.net, *cfg.secondary, g.W, g.H, sc);
+  }
 
   const std::vector<std::size_t> probe_base = add_grid_probes(m, cfg, g, maps, pk);
   add_power_inputs(m, cfg, g, maps, probe_base);

@@ -6,6 +6,8 @@
 #include <fstream>
 #include <ostream>
 #include <memory>
+#include <optional>
+#include <cmath>
 #include <sstream>
 #include <stdexcept>
 #include <unordered_map>
@@ -29,10 +31,14 @@ struct input_error : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Networks up to this size integrate exactly (dense exponential: 2 n^2 per row, n^3 once);
-// larger ones by extrapolated implicit Euler on sparse factorisations, whose rows cost less
-// from a few hundred nodes on (a 16 x 16 grid has 1036).
-constexpr std::size_t exponential_max_nodes = 400;
+// -solver auto: networks up to these sizes integrate exactly (dense exponential: 2 n^2 per
+// row, an n^3 eigen-decomposition once); larger ones by extrapolated implicit Euler on sparse
+// factorisations. Grids: from a few hundred nodes on, Euler rows cost less (a 16 x 16 grid
+// has 1036 nodes). Block models stay exact to 1500 nodes (372 blocks): on a 196-block
+// floorplan (796 nodes) Euler's per-row tolerance of 0.05 K let 0.015 K accumulate, and
+// tightening it to 0.01 K cost as much as the exact method (about 1 s for 1000 rows).
+constexpr std::size_t exponential_max_grid_nodes = 400;
+constexpr std::size_t exponential_max_block_nodes = 1500;
 
 // An output file, or stdout / stderr by HotSpot's special names.
 class output {
@@ -73,10 +79,12 @@ void warn_problems(const floorplan& fp, const std::string& file, std::ostream& e
   for (const std::string& p : fp.problems()) err << "ptsim thermal: warning: " << file << ": " << p << "\n";
 }
 
-compact_model build_model(const hotspot_settings& s, std::ostream& err) {
+// The model; `sink_fp` receives the floorplan of its sink layer's probes ("hsink_").
+compact_model build_model(const hotspot_settings& s, std::ostream& err, floorplan& sink_fp) {
   if (!s.grid) {
     const floorplan fp = read_flp(s.flp_file);
     warn_problems(fp, s.flp_file, err);
+    sink_fp = fp;
     return make_block_compact_model(fp, s.package);
   }
   grid_config cfg;
@@ -85,11 +93,16 @@ compact_model build_model(const hotspot_settings& s, std::ostream& err) {
   cfg.package = s.package;
   cfg.map_mode = s.map_mode;
   cfg.per_block_materials = s.detailed_3d;
+  cfg.secondary = s.secondary;
   if (s.grid_layer_file.empty()) {
     const floorplan fp = read_flp(s.flp_file);
     warn_problems(fp, s.flp_file, err);
-    cfg.layers = default_grid_layers(fp, s.package);
+    cfg.layers = default_grid_layers(fp, s.package, s.secondary ? &*s.secondary : nullptr);
+    sink_fp = fp;
   } else {
+    // HotSpot names layer-file layers by their place in its stack, which the secondary
+    // path's PCB, solder and substrate layers precede.
+    const int first = s.secondary ? 3 : 0;
     for (const lcf_layer& l : read_lcf(s.grid_layer_file, s.materials)) {
       grid_layer g;
       const fs::path file = lcf_relative(l.floorplan_file, s.grid_layer_file);
@@ -108,12 +121,40 @@ compact_model build_model(const hotspot_settings& s, std::ostream& err) {
       g.conductivity = l.conductivity_W_per_mK;
       g.heat_capacity = l.heat_capacity_J_per_m3K;
       g.thickness = l.thickness_m;
-      g.prefix = "layer_" + std::to_string(l.number) + "_";
+      g.prefix = "layer_" + std::to_string(first + l.number) + "_";
       cfg.layers.push_back(std::move(g));
     }
   }
+  if (!s.grid_layer_file.empty()) sink_fp = cfg.layers.back().fp;
   return build_grid_model(cfg);
 }
+
+// HotSpot's sink temperature for natural convection: the area-weighted mean over the sink
+// base of its blocks' temperatures (under the die) and of the sink's periphery nodes.
+class sink_temperature {
+ public:
+  sink_temperature(const compact_model& m, const floorplan& fp, const package_config& p) {
+    std::unordered_map<std::string, std::size_t> index;
+    for (std::size_t i = 0; i < m.probes.size(); ++i) index.emplace(m.probes[i].name, i);
+    for (const block& b : fp.blocks()) weights_.push_back({index.at("hsink_" + b.name), b.area()});
+    const double W = fp.width(), H = fp.height(), sp = p.s_spreader;
+    const double inner_x = 0.25 * (sp + H) * (sp - W), inner_y = 0.25 * (sp + W) * (sp - H);
+    const double outer = 0.25 * (p.s_sink * p.s_sink - sp * sp);
+    const std::pair<int, double> nodes[] = {{4, inner_x}, {5, inner_x}, {6, inner_y}, {7, inner_y},
+                                            {8, outer},   {9, outer},   {10, outer},  {11, outer}};
+    for (const auto& [k, a] : nodes) weights_.push_back({index.at("inode_" + std::to_string(k)), a});
+    sink_area_ = p.s_sink * p.s_sink;
+  }
+  double operator()(const compact_model& m, const std::vector<double>& T) const {
+    double sum = 0;
+    for (const auto& [probe, area] : weights_) sum += m.probe_temperature(probe, T) * area;
+    return sum / sink_area_;
+  }
+
+ private:
+  std::vector<std::pair<std::size_t, double>> weights_;
+  double sink_area_ = 1;
+};
 
 // Column c of the ptrace feeds input column_input[c]. HotSpot's rule: the header lists the
 // blocks of the power layers layer by layer, each layer's blocks in any order.
@@ -190,13 +231,31 @@ integration_method pick_method(const compact_model& m, const hotspot_settings& s
       break;
     case hotspot_solver::automatic: break;
   }
-  return m.net.size() <= exponential_max_nodes ? integration_method::exponential
-                                                : integration_method::extrapolated_euler;
+  const std::size_t limit = m.grid_layers > 0 ? exponential_max_grid_nodes : exponential_max_block_nodes;
+  return m.net.size() <= limit ? integration_method::exponential : integration_method::extrapolated_euler;
 }
 
 // The run itself; throws input_error, divergence_error or std::runtime_error.
-void run(const hotspot_settings& s, std::ostream& out, std::ostream& err) {
-  const compact_model m = build_model(s, err);
+void run(const hotspot_settings& settings, std::ostream& out, std::ostream& err) {
+  hotspot_settings s = settings;  // natural convection changes s.package.r_convec as it goes
+  floorplan sink_fp;
+  compact_model m = build_model(s, err, sink_fp);
+  const bool natural = s.sink_fan && s.sink_fan->natural_convection;
+  std::optional<sink_temperature> sink_T;
+  if (natural) sink_T.emplace(m, sink_fp, s.package);
+  // Natural convection: r_convec for the sink's temperature, and the model rebuilt with it
+  // (HotSpot repopulates its resistances the same way).
+  auto convect_at = [&](double sink_K) {
+    s.package.r_convec = natural_convection_r(*s.sink_fan, s.package.s_sink, sink_K, s.ambient_K);
+    if (!std::isfinite(s.package.r_convec) || !(s.package.r_convec > 0)) {
+      std::ostringstream msg;
+      msg << "natural convection: no finite convection resistance for a sink at " << sink_K << " K (ambient "
+          << s.ambient_K << " K)";
+      throw std::runtime_error(msg.str());
+    }
+    std::ostringstream quiet;  // floorplan warnings were written at the first build
+    m = build_model(s, quiet, sink_fp);
+  };
   ptrace_reader trace(s.ptrace_file);
   const std::vector<std::size_t> column_input = map_columns(m, trace);
   const std::size_t n_in = m.inputs.size();
@@ -225,6 +284,18 @@ void run(const hotspot_settings& s, std::ostream& out, std::ostream& err) {
     for (std::size_t c = 0; c < row.size(); ++c) input_W[column_input[c]] = row[c];
     for (std::size_t i = 0; i < n_in; ++i) sum_W[i] += input_W[i];
     if (transient) {
+      if (natural) {
+        // HotSpot updates r_convec before every row from the current temperatures.
+        const std::vector<double> now = solver->temperatures();
+        convect_at((*sink_T)(m, now));
+        const double max_T = solver->max_temperature_K, tol = solver->error_tolerance_K;
+        solver = std::make_unique<transient_solver>(m.net, s.sampling_intvl_s, solver->substeps(), s.ambient_K,
+                                                    solver->method());
+        solver->max_temperature_K = max_T;
+        solver->error_tolerance_K = tol;
+        solver->set_temperatures(now);
+        if (leaky) leaky = std::make_unique<coupled_transient>(m, *solver, make_leakage_fn(m));
+      }
       try {
         if (leaky) {
           leaky->step(input_W.data());
@@ -257,15 +328,34 @@ void run(const hotspot_settings& s, std::ostream& out, std::ostream& err) {
 
   // Steady state from the mean power of all rows, as HotSpot.
   for (double& w : sum_W) w /= static_cast<double>(rows);
-  const steady_solver steady(m.net);
-  std::vector<double> T;
-  if (s.leakage) {
-    leakage_iteration it;
-    it.max_temperature_K = s.max_temp_K;
-    T = steady_state(m, steady, sum_W, make_leakage_fn(m), s.ambient_K, it);
-  } else {
+  auto solve_steady = [&] {
+    const steady_solver steady(m.net);
+    if (s.leakage) {
+      leakage_iteration it;
+      it.max_temperature_K = s.max_temp_K;
+      return steady_state(m, steady, sum_W, make_leakage_fn(m), s.ambient_K, it);
+    }
     m.node_power(sum_W.data(), node_W);
-    T = steady.solve(node_W, s.ambient_K);
+    return steady.solve(node_W, s.ambient_K);
+  };
+  std::vector<double> T;
+  if (!natural) {
+    T = solve_steady();
+  } else {
+    // Natural convection, as HotSpot: solve, update r_convec from the sink's temperature
+    // (0.01 K added) and rebuild, until r_convec moves less than 0.01 K/W. The temperatures
+    // are the last solve's (the rebuilt model keeps the node order).
+    constexpr double natural_r_tolerance = 0.01, max_sink_K = 1000;
+    for (bool converged = false; !converged;) {
+      const double r_old = s.package.r_convec;
+      T = solve_steady();
+      const double sink_K = (*sink_T)(m, T) + 0.01;
+      if (sink_K > max_sink_K)
+        throw divergence_error("natural convection: the sink passes 1000 K (too much power for this package)",
+                               static_cast<std::size_t>(-1), 0);
+      convect_at(sink_K);
+      converged = std::abs(s.package.r_convec - r_old) < natural_r_tolerance;
+    }
   }
   if (!s.steady_file.empty()) {
     output f(s.steady_file, out, err);

@@ -1,6 +1,7 @@
 // Resolving HotSpot options into hotspot_settings, and writing them back (-d).
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdio>
 #include <ostream>
 #include <stdexcept>
@@ -171,16 +172,65 @@ void read_grid(const hotspot_options& o, hotspot_settings& s, std::vector<std::s
                     s.flp_file + " (as HotSpot)");
 }
 
+// The secondary path's values: HotSpot checks them whether or not the path is used.
+void read_secondary(const hotspot_options& o, hotspot_settings& s) {
+  secondary_path_config c;
+  c.r_convec_sec = positive(o, "r_convec_sec", c.r_convec_sec);
+  c.c_convec_sec = positive(o, "c_convec_sec", c.c_convec_sec);
+  positive(o, "n_metal", 8);
+  c.t_metal = positive(o, "t_metal", c.t_metal);
+  c.t_c4 = positive(o, "t_c4", c.t_c4);
+  positive(o, "s_c4", 20e-6);
+  positive(o, "n_c4", 400);
+  c.s_sub = positive(o, "s_sub", c.s_sub);
+  c.t_sub = positive(o, "t_sub", c.t_sub);
+  c.s_solder = positive(o, "s_solder", c.s_solder);
+  c.t_solder = positive(o, "t_solder", c.t_solder);
+  c.s_pcb = positive(o, "s_pcb", c.s_pcb);
+  c.t_pcb = positive(o, "t_pcb", c.t_pcb);
+  if (!flag(o, "model_secondary")) return;
+  if (!s.grid) bad(o, "model_secondary", "1 needs -model_type grid (HotSpot: the secondary path is grid-only)");
+  if (s.detailed_3d)
+    bad(o, "model_secondary", "1 with -detailed_3D on is not modelled (per-block materials in the secondary layers)");
+  s.secondary = c;
+}
+
+// HotSpot's package model: the package configuration file's values, and r_convec from them
+// (natural convection: first for a sink 0.01 K above ambient, as HotSpot).
+void read_sink_fan(const hotspot_options& o, hotspot_settings& s) {
+  if (!flag(o, "package_model_used")) return;
+  hotspot_options file;
+  if (o.has_file("package_config_file")) file.add_config_file(o.get_file("package_config_file"));
+  sink_fan_config c;
+  c.natural_convection = file.get_int("natural_convec", 0) != 0;
+  c.impinging_flow = file.get_int("flow_type", 0) != 0;
+  c.pin_fins = file.get_int("sink_type", 0) != 0;
+  for (auto [name, member] : {std::pair{"fin_height", &sink_fan_config::fin_height},
+                              {"fin_width", &sink_fan_config::fin_width},
+                              {"channel_width", &sink_fan_config::channel_width},
+                              {"pin_height", &sink_fan_config::pin_height},
+                              {"pin_diam", &sink_fan_config::pin_diam},
+                              {"pin_dist", &sink_fan_config::pin_dist},
+                              {"fan_radius", &sink_fan_config::fan_radius},
+                              {"motor_radius", &sink_fan_config::motor_radius}, {"rpm", &sink_fan_config::rpm}})
+    c.*member = positive(file, name, c.*member);
+  if (!(c.motor_radius < c.fan_radius))
+    bad(file, "motor_radius", "must be smaller than -fan_radius (" + g(c.fan_radius) + ")");
+  const double r = c.natural_convection
+                       ? natural_convection_r(c, s.package.s_sink, s.ambient_K + 0.01, s.ambient_K)
+                       : forced_convection_r(c, s.package.s_sink, s.package.k_sink);
+  if (!std::isfinite(r) || !(r > 0))
+    throw std::runtime_error(o.get_file("package_config_file") +
+                             ": the sink and fan give no finite convection resistance (r_convec " + g(r) +
+                             "); check fin, channel and pin sizes against s_sink");
+  s.package.r_convec = r;
+  s.sink_fan = c;
+}
+
 // What HotSpot would model but ptsim does not: said once each.
-void note_unmodelled(const hotspot_options& o, const hotspot_settings& s, std::vector<std::string>& notes) {
-  if (flag(o, "model_secondary"))
-    notes.push_back("ignoring -model_secondary 1: the secondary heat path (C4, substrate, solder "
-                    "balls, PCB) is not modelled; results are those of the primary path only");
+void note_unmodelled(const hotspot_options& o, std::vector<std::string>& notes) {
   if (flag(o, "use_microchannels"))
     notes.push_back("ignoring -use_microchannels 1: microfluidic cooling is not modelled");
-  if (flag(o, "package_model_used"))
-    notes.push_back("ignoring -package_model_used 1: the heat sink and fan model is not modelled; "
-                    "-r_convec " + g(s.package.r_convec) + " K/W is used as given");
 }
 
 // ptsim's own options (not HotSpot's).
@@ -209,7 +259,9 @@ hotspot_settings resolve_hotspot_settings(const hotspot_options& o, std::vector<
   read_package(o, s);
   read_simulation(o, s);
   read_grid(o, s, notes);
-  note_unmodelled(o, s, notes);
+  read_secondary(o, s);
+  read_sink_fan(o, s);
+  note_unmodelled(o, notes);
   read_solver(o, s);
   return s;
 }
@@ -248,7 +300,17 @@ void dump_hotspot_config(std::ostream& out, const hotspot_options& o, const hots
         case grid_map_mode::center: return "center";
       }
     }
-    return o.get_string(n, hotspot_default(n));
+    if (n == "model_secondary") return s.secondary ? "1" : "0";
+    // The rest as HotSpot echoes them: numbers parsed and printed with %g (integers %d).
+    const option_value* v = o.find(n);
+    if (v == nullptr) return hotspot_default(n);
+    for (const char* integer : {"use_microchannels", "n_metal", "n_c4", "leakage_mode", "package_model_used",
+                                "detailed_3D_used"})
+      if (n == integer) return std::to_string(o.get_int(n, 0));
+    for (const char* real : {"r_convec_sec", "c_convec_sec", "t_metal", "t_c4", "s_c4", "s_sub", "t_sub",
+                             "s_solder", "t_solder", "s_pcb", "t_pcb", "base_proc_freq"})
+      if (n == real) return g(o.get_double(n, 0));
+    return v->value;
   };
   for (const char* n : dump_order) out << '-' << n << '\t' << value(n) << '\n';
 }

@@ -14,6 +14,7 @@
 #include "ptsim/thermal/floorplan.hpp"
 #include "ptsim/thermal/flp_format.hpp"
 #include "ptsim/thermal/package.hpp"
+#include "ptsim/thermal/secondary_path.hpp"
 
 namespace ptsim::thermal {
 
@@ -48,16 +49,24 @@ struct grid_config {
   /// reproduces HotSpot; false uses the geometric resistances (a neighbour at distance cw
   /// across a face ch*t has cw/(k ch t)). The periphery links are the same either way.
   bool hotspot_lateral = true;
+  /// HotSpot's -model_secondary 1: the package substrate, solder-ball and PCB layers go
+  /// before `layers` (over the first layer's floorplan; probes "sub_", "solder_", "pcb_"),
+  /// the PCB's cells convect to ambient through their area share of r_convec_sec, and
+  /// inode_12..27 follow the 12 package nodes. Without it the model is exactly as before.
+  /// Not with per_block_materials.
+  std::optional<secondary_path_config> secondary;
 };
 
 /// HotSpot's default stack without a layer file: silicon (dissipating power, probes named by
 /// block) and interface material ("iface_"), both over `fp`, with the package's k, p and t.
-std::vector<grid_layer> default_grid_layers(const floorplan& fp, const package_config& pkg);
+/// With a secondary path, the C4/underfill ("c4_") and metal ("metal_") layers come first.
+std::vector<grid_layer> default_grid_layers(const floorplan& fp, const package_config& pkg,
+                                            const secondary_path_config* secondary = nullptr);
 
 /// Builds the grid model. Nodes: cells (layer-major, row 0 at the north edge, column 0 at the
-/// west edge), then inode_0..11 as in the block model. Probes: per layer, per block of the
+/// west edge), then inode_0..11 as in the block model (and inode_12..27 with a secondary path). Probes: per layer, per block of the
 /// layer's floorplan (the spreader and the sink use the last die layer's floorplan, prefixes
-/// "hsp_" and "hsink_"), then the 12 package nodes. Layers whose floorplans have the same
+/// "hsp_" and "hsink_"), then the package nodes. Layers whose floorplans have the same
 /// extent are each moved to the origin, as HotSpot does; if the extents differ (dies of
 /// unequal size), every layer keeps its coordinates relative to their common lower-left corner
 /// and the grid covers the union. Throws std::invalid_argument for an empty layer list, zero

@@ -4,6 +4,7 @@
 // same outputs, so that a HotSpot script works by changing the program name. Plain C++, no
 // simulation kernel.
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,7 @@
 #include "ptsim/thermal/hotspot_options.hpp"
 #include "ptsim/thermal/materials.hpp"
 #include "ptsim/thermal/package.hpp"
+#include "ptsim/thermal/sink_fan_model.hpp"
 
 namespace ptsim::thermal {
 
@@ -36,6 +38,11 @@ struct hotspot_settings {
   bool leakage = false;    ///< -leakage_used 1 (steady state)
   bool dtm = false;        ///< -dtm_used 1: clip -init_file to thermal_threshold
   bool detailed_3d = false;
+  /// -model_secondary 1 (grid model): the secondary heat path with these values.
+  std::optional<secondary_path_config> secondary;
+  /// -package_model_used 1: the sink and fan of -package_config_file. Forced convection sets
+  /// package.r_convec once; natural convection recomputes it from the sink's temperature.
+  std::optional<sink_fan_config> sink_fan;
   // ptsim's own options
   int decimals = 6;
   hotspot_solver solver = hotspot_solver::automatic;
