@@ -71,7 +71,7 @@ TEST_CASE("a wrong unit is reported at the value") {
     const std::string text = replace_once(default_text(), "volt: \"537.5 mV\" }\n        - { freq: \"574 MHz\"",
                                           "volt: \"537.5 mA\" }\n        - { freq: \"574 MHz\"");
     const position value = position_of(text, "\"537.5 mA\"");
-    CHECK(value.line == 20);
+    CHECK(value.line == 21);
     const auto d = only_at(load_errors(text), "platform.domains.little.opps[0].volt");
     CHECK(d.line == value.line);
     CHECK(d.column == value.column);
@@ -358,7 +358,7 @@ TEST_CASE("several errors are reported at once") {
   CHECK(only_at(ds, "duration").message == "missing required key 'duration'");
   CHECK(only_at(ds, "platform.components.lpddr.bandwidth").line == 122);
   CHECK(only_at(ds, "policy.governor").line == 166);
-  CHECK(only_at(ds, "platform.components.cpu_little.cores").line == 82);
+  CHECK(only_at(ds, "platform.components.cpu_little.cores").line == 85);
   CHECK(ds.size() == 5);
   // what() lists them all, one per line.
   try {
