@@ -105,13 +105,13 @@ TEST_CASE("default.yaml: components, with schema defaults where the file says no
   const auto* p_big = power_of(sc, "cpu_big");
   REQUIRE(p_big != nullptr);
   CHECK(p_big->kind == ps::component_power::model::compute);
-  CHECK(p_big->compute.c_eff.value() == Approx(1300e-12));
+  CHECK(p_big->compute.c_eff.value() == Approx(528e-12));  // no c_eff: 2 cores x the domain's 264 pF
   CHECK(p_big->compute.stall_activity == Approx(0.3));  // schema default
-  CHECK(p_big->compute.leakage.power_ref.value() == Approx(0.060));
+  CHECK(p_big->compute.leakage.power_ref.value() == Approx(0.121));
   CHECK(p_big->compute.leakage.v_ref.value() == Approx(0.75));
   CHECK(p_big->compute.leakage.t_ref.value() == Approx(298.15));
   CHECK(p_big->compute.leakage.t_double.value() == Approx(25.0));
-  CHECK(p_big->compute.leakage.v_exponent == Approx(2.0));  // schema default
+  CHECK(p_big->compute.leakage.v_exponent == Approx(4.51));
 
   const auto* p_mem = power_of(sc, "lpddr");
   REQUIRE(p_mem != nullptr);

@@ -71,7 +71,7 @@ TEST_CASE("a wrong unit is reported at the value") {
     const std::string text = replace_once(default_text(), "volt: \"537.5 mV\" }\n        - { freq: \"574 MHz\"",
                                           "volt: \"537.5 mA\" }\n        - { freq: \"574 MHz\"");
     const position value = position_of(text, "\"537.5 mA\"");
-    CHECK(value.line == 20);
+    CHECK(value.line == 21);
     const auto d = only_at(load_errors(text), "platform.domains.little.opps[0].volt");
     CHECK(d.line == value.line);
     CHECK(d.column == value.column);
@@ -87,10 +87,10 @@ TEST_CASE("a wrong unit is reported at the value") {
   }
   SUBCASE("degC where a temperature difference is expected") {
     const std::string text =
-        replace_once(default_text(), "c_eff: \"1300 pF\"           # 2 x 650\n      leakage: { power: \"60 mW\", v_ref: \"750 mV\", "
-                                     "t_ref: \"25 degC\", doubling: \"25 K\" }",
-                     "c_eff: \"1300 pF\"           # 2 x 650\n      leakage: { power: \"60 mW\", v_ref: \"750 mV\", "
-                     "t_ref: \"25 degC\", doubling: \"25 degC\" }");
+        replace_once(default_text(), "leakage: { power: \"121 mW\", v_ref: \"750 mV\", "
+                                     "t_ref: \"25 degC\", doubling: \"25 K\"",
+                     "leakage: { power: \"121 mW\", v_ref: \"750 mV\", "
+                     "t_ref: \"25 degC\", doubling: \"25 degC\"");
     const auto d = only_at(load_errors(text), "platform.components.cpu_big.leakage.doubling");
     CHECK(d.line == 101);
     CHECK(contains(d.message, "difference"));
@@ -128,10 +128,10 @@ TEST_CASE("a key given twice is an error, not a silent choice") {
 
 TEST_CASE("a temperature difference below its minimum is stated in K") {
   const std::string text = replace_once(
-      default_text(), "c_eff: \"1300 pF\"           # 2 x 650\n      leakage: { power: \"60 mW\", v_ref: \"750 mV\", "
-                      "t_ref: \"25 degC\", doubling: \"25 K\" }",
-      "c_eff: \"1300 pF\"           # 2 x 650\n      leakage: { power: \"60 mW\", v_ref: \"750 mV\", "
-      "t_ref: \"25 degC\", doubling: \"0 K\" }");
+      default_text(), "leakage: { power: \"121 mW\", v_ref: \"750 mV\", "
+                      "t_ref: \"25 degC\", doubling: \"25 K\"",
+      "leakage: { power: \"121 mW\", v_ref: \"750 mV\", "
+      "t_ref: \"25 degC\", doubling: \"0 K\"");
   const auto d = only_at(load_errors(text), "platform.components.cpu_big.leakage.doubling");
   CHECK(contains(d.message, "> 0 K"));
   CHECK_FALSE(contains(d.message, "degC"));
@@ -358,7 +358,7 @@ TEST_CASE("several errors are reported at once") {
   CHECK(only_at(ds, "duration").message == "missing required key 'duration'");
   CHECK(only_at(ds, "platform.components.lpddr.bandwidth").line == 122);
   CHECK(only_at(ds, "policy.governor").line == 166);
-  CHECK(only_at(ds, "platform.components.cpu_little.cores").line == 82);
+  CHECK(only_at(ds, "platform.components.cpu_little.cores").line == 85);
   CHECK(ds.size() == 5);
   // what() lists them all, one per line.
   try {

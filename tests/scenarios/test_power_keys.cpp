@@ -11,6 +11,9 @@ namespace ps = ptsim::scenarios;
 using namespace scen_test;
 
 namespace {
+// Unique lines of the default's big and mid clusters, to add keys after.
+const std::string big_ops = "      ops_per_cycle: { fp32: 32, fp16: 64, int8: 128 }\n";
+const std::string mid_ops = "      ops_per_cycle: { fp32: 16, fp16: 32, int8: 64 }\n";
 const std::string big_opps_plain =
     "        - { freq: \"500 MHz\",  volt: \"500 mV\" }\n"
     "        - { freq: \"851 MHz\",  volt: \"556.25 mV\" }\n"
@@ -30,12 +33,7 @@ const ps::component_power& power_of(const ps::scenario& sc, const std::string& n
 
 TEST_CASE("device-tree OPPs give the same table as freq/volt; the coefficient gives c_eff") {
   const auto plain = ps::load_scenario_text(default_text(), "test.yaml");
-  std::string text = replace_once(default_text(), big_opps_plain, big_opps_dt);
-  // The big cluster without c_eff, its domain with gs101's X1 coefficient: 2 cores x 650 pF.
-  text = replace_once(text, "      c_eff: \"1300 pF\"           # 2 x 650\n", "");
-  text = replace_once(text, "    big:                         # 2x Cortex-X1, gs101 cluster2\n",
-                      "    big:                         # 2x Cortex-X1, gs101 cluster2\n"
-                      "      dynamic-power-coefficient: 650\n");
+  const std::string text = replace_once(default_text(), big_opps_plain, big_opps_dt);
   const auto dt = ps::load_scenario_text(text, "test.yaml");
   REQUIRE(dt.domains.size() == plain.domains.size());
   for (std::size_t d = 0; d < dt.domains.size(); ++d) {
@@ -46,7 +44,15 @@ TEST_CASE("device-tree OPPs give the same table as freq/volt; the coefficient gi
       CHECK(b.voltage_v(i) == doctest::Approx(a.voltage_v(i)).epsilon(1e-15));
     }
   }
-  CHECK(ptsim::units::value_si(power_of(dt, "cpu_big").compute.c_eff) == doctest::Approx(1300e-12));
+  // The default's clusters have no c_eff: their domains' coefficients (fitted per core to
+  // freqbench, uW/MHz/V^2) give cores x coefficient pF.
+  CHECK(ptsim::units::value_si(power_of(dt, "cpu_big").compute.c_eff) == doctest::Approx(2 * 264 * 1e-12));
+  CHECK(ptsim::units::value_si(power_of(dt, "cpu_mid").compute.c_eff) == doctest::Approx(2 * 166e-12));
+  CHECK(ptsim::units::value_si(power_of(dt, "cpu_little").compute.c_eff) == doctest::Approx(4 * 49 * 1e-12));
+  // A unit's own c_eff wins over its domain's coefficient.
+  const auto own = ps::load_scenario_text(
+      replace_once(default_text(), big_ops, big_ops + "      c_eff: \"1300 pF\"\n"), "test.yaml");
+  CHECK(ptsim::units::value_si(power_of(own, "cpu_big").compute.c_eff) == doctest::Approx(1300e-12));
 }
 
 TEST_CASE("a device-tree OPP missing its voltage, or mixing the two forms, is reported at the point") {
@@ -85,15 +91,15 @@ TEST_CASE("a device-tree OPP missing its voltage, or mixing the two forms, is re
 
 TEST_CASE("idle states resolve shallow to deep; the shorthand is one state keeping its leakage") {
   std::string text = replace_once(
-      default_text(), "      c_eff: \"1300 pF\"           # 2 x 650\n",
-      "      c_eff: \"1300 pF\"           # 2 x 650\n"
+      default_text(), big_ops,
+      big_ops +
       "      idle_states:\n"
       "        - { name: wfi, leakage_fraction: 1, exit_latency: \"1 us\" }\n"
       "        - { name: cpu_off, leakage_fraction: 0.05, entry_latency: \"235 us\", exit_latency: \"220 us\",\n"
       "            target_residency: \"3.5 ms\" }\n"
       "      idle_latency_limit: \"500 us\"\n");
-  text = replace_once(text, "      c_eff: \"568 pF\"            # 2 x 284\n",
-                      "      c_eff: \"568 pF\"            # 2 x 284\n"
+  text = replace_once(text, mid_ops,
+                      mid_ops +
                       "      idle_exit_latency: \"190 us\"\n      idle_residency: \"2.5 ms\"\n");
   const auto sc = ps::load_scenario_text(text, "test.yaml");
   const auto& big = power_of(sc, "cpu_big");
@@ -118,7 +124,7 @@ TEST_CASE("idle states resolve shallow to deep; the shorthand is one state keepi
 }
 
 TEST_CASE("bad idle states: deeper but hungrier, both power forms, both list and shorthand") {
-  const std::string anchor = "      c_eff: \"1300 pF\"           # 2 x 650\n";
+  const std::string& anchor = big_ops;
   SUBCASE("deeper draws more") {
     const std::string text = replace_once(default_text(), anchor,
                                           anchor + "      idle_states: [ { name: a, leakage_fraction: 0.5 },\n"
