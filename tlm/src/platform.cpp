@@ -1,5 +1,6 @@
 #include "ptsim/tlm/platform.hpp"
 
+#include "ptsim/tlm/module_registry.hpp"
 #include "ptsim/tlm/sanitizer_stack.hpp"
 
 #include <algorithm>
@@ -29,19 +30,21 @@ platform::platform(const platform_config& cfg, const workload_config& workload,
   ::tlm::tlm_global_quantum::instance().set(sc_core::sc_time(cfg.quantum.value(), sc_core::SC_SEC));
   for (const auto& [name, op] : initial) clocks_[name] = std::make_unique<domain_clock>(op.hz, op.volts);
 
-  // Targets first, then interconnects, then units; every end of a transaction gets an
-  // id, its address range being id << target_address_shift.
+  // Targets first, then interconnects, then units, each the module of its kind
+  // (module_registry.hpp); every end of a transaction gets an id, its address range
+  // being id << target_address_shift.
+  const module_registry& modules = module_registry::instance();
   topology topo(cfg);
   std::map<std::string, std::uint64_t> id_of;
   std::map<std::string, memory*> mem_by_name;
   std::map<std::string, interconnect*> ic_by_name;
   for (const auto& m : cfg.memories) {
-    memories_.push_back(std::make_unique<memory>(m.name.c_str(), m, control_period_s));
+    memories_.push_back(modules.make_target(m, control_period_s));
     mem_by_name[m.name] = memories_.back().get();
     id_of[m.name] = id_of.size();
   }
   for (const auto& i : cfg.interconnects) {
-    interconnects_.push_back(std::make_unique<interconnect>(i.name.c_str(), i, control_period_s));
+    interconnects_.push_back(modules.make_interconnect(i, control_period_s));
     ic_by_name[i.name] = interconnects_.back().get();
     if (i.downstream().empty()) id_of[i.name] = id_of.size();
   }
@@ -57,7 +60,7 @@ platform::platform(const platform_config& cfg, const workload_config& workload,
   }
   std::map<std::string, compute_unit*> unit_by_name;
   for (const auto& u : cfg.units) {
-    units_.push_back(std::make_unique<compute_unit>(u.name.c_str(), u, *clocks_.at(u.domain), control_period_s));
+    units_.push_back(modules.make_unit(u, *clocks_.at(u.domain), control_period_s));
     compute_unit& cu = *units_.back();
     unit_by_name[u.name] = &cu;
     const std::vector<std::string> hops = topo.first_hops(u.name);
