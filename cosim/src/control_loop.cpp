@@ -56,8 +56,7 @@ control_loop::control_loop(const scenarios::scenario& sc)
   start_domains();
   start_plant();
   start_components();
-  start_thermal_zone();
-  start_fan_zone();
+  start_zones();
   zone_reading_.assign(zones_.size(), 0.0);
   block_temp_ = plant_.block_temperatures_K();
   update_sensors(true);
@@ -130,42 +129,42 @@ std::size_t control_loop::add_zone(const std::string& name, const power::zone_se
   return zones_.size() - 1;
 }
 
-// Thermal zone: the cooling devices are the domains it names (default: all).
-void control_loop::start_thermal_zone() {
-  const auto& tp = sc_.policy.thermal;
-  if (tp.governor == "none") return;
-  tzone_ = add_zone("thermal", tp.sensor);
-  tgov_ = power::thermal_governor_registry::instance().create(tp.governor, tp.values);
-  std::vector<std::string> names = tp.domains.empty() ? domain_names_ : tp.domains;
-  for (const auto& n : names) {
-    const std::size_t di = domain_index(n);
-    power::cooling_device cd;
-    cd.opps = &doms_[di].cfg->opps;
-    cd.ceiling_hz = cd.opps->max_hz();
-    cooling_.push_back(cd);
-    cooling_domain_.push_back(di);
+// Thermal zones: policy.thermal (cooling every domain unless it names its devices),
+// then policy.thermal_zones in order; each with its sensor and governor, bound to its
+// cooling devices by name. Zones without a governor ("none") do nothing and read nothing.
+void control_loop::start_zones() {
+  if (plant_.has_fans()) plant_.set_fan_speed(sc_.thermal.datacenter.fan_speed);
+  std::vector<const power::thermal_zone_spec*> specs{&sc_.policy.thermal};
+  for (const auto& z : sc_.policy.zones) specs.push_back(&z);
+  for (const power::thermal_zone_spec* spec : specs) {
+    if (spec->governor == "none") continue;
+    std::vector<power::cooler*> devices;
+    for (const auto& n : spec->cooling.empty() ? domain_names_ : spec->cooling) devices.push_back(&cooler_named(n));
+    add_zone(spec->name, spec->sensor);
+    tzones_.emplace_back(spec->name, power::thermal_governor_registry::instance().create(spec->governor, spec->values),
+                         spec->zone, std::move(devices));
   }
-  tgov_->start(tp.zone, cooling_);
 }
 
-// Fan zone: the fans are one cooling device whose states are the speed levels, from
-// min_speed (state 0) to max_speed, written as an OPP table of level numbers so that the
-// governor's "k OPPs below the max" is "k levels above the slowest".
-void control_loop::start_fan_zone() {
-  const auto& dc = sc_.thermal.datacenter;
-  if (plant_.has_fans()) plant_.set_fan_speed(dc.fan_speed);
-  if (!sc_.policy.fan_zone.enabled) return;
-  if (!plant_.has_fans()) throw std::invalid_argument("a fan zone needs thermal.model: datacenter");
-  fzone_ = add_zone("fans", sc_.policy.fan_zone.sensor);
-  std::vector<power::opp> levels;
-  for (int i = 0; i < dc.fan_levels; ++i) levels.push_back({units::hertz(i + 1.0), units::volts(1.0)});
-  fan_levels_ = power::opp_table(levels);
-  power::cooling_device cd;
-  cd.opps = &fan_levels_;
-  fan_cooling_.push_back(cd);
-  fan_gov_ = power::thermal_governor_registry::instance().create(sc_.policy.fan_zone.governor, {});
-  fan_gov_->start(sc_.policy.fan_zone.zone, fan_cooling_);
-  plant_.set_fan_speed(dc.min_speed);
+// The cooling device of that name, made at its first use: a DVFS domain's thermal
+// ceiling, or the fans (thermal.datacenter.fan: min_speed to max_speed in levels steps).
+power::cooler& control_loop::cooler_named(const std::string& n) {
+  for (auto& c : coolers_)
+    if (c->name() == n) return *c;
+  if (n == power::fans_cooling_name) {
+    if (!plant_.has_fans()) throw std::invalid_argument("the fans as a cooling device need thermal.model: datacenter");
+    const auto& dc = sc_.thermal.datacenter;
+    coolers_.push_back(std::make_unique<power::fan_cooler>(dc.min_speed, dc.max_speed, dc.fan_levels,
+                                                           [this](double s) { plant_.set_fan_speed(s); }));
+    return *coolers_.back();
+  }
+  const std::size_t d = domain_index(n);
+  power::dvfs_cooler::hooks h;
+  h.power_at_opps = [this, d](std::vector<double>& out) { estimate_power_at_opps(d, out); };
+  h.request_hz = [this, d] { return doms_[d].request_hz; };
+  h.set_ceiling = [this, d](double hz) { doms_[d].ceiling_hz = hz; };
+  coolers_.push_back(std::make_unique<power::dvfs_cooler>(n, doms_[d].cfg->opps, std::move(h)));
+  return *coolers_.back();
 }
 
 // Power cap: the capped domains (default all).
@@ -255,15 +254,9 @@ const std::vector<dvfs_decision>& control_loop::tick(double now_s, const std::ve
   decisions_.clear();
   component_power_phase(in, dom_in);
   thermal_phase();
-  // 3. Thermal governors (every polling period): frequency ceilings, fan speed.
-  if (tgov_ && now_s + 1e-12 >= next_thermal_poll_s_) {
-    thermal_governor_update(now_s);
-    next_thermal_poll_s_ = now_s + sc_.policy.thermal.zone.polling_period_s;
-  }
-  if (fan_gov_ && now_s + 1e-12 >= next_fan_poll_s_) {
-    fan_zone_update(now_s);
-    next_fan_poll_s_ = now_s + sc_.policy.fan_zone.zone.polling_period_s;
-  }
+  // 3. Thermal zones, each at its polling period: its cooling devices' ceilings (a
+  //    domain's frequency, the fans' speed).
+  for (std::size_t z = 0; z < tzones_.size(); ++z) tzones_[z].poll(now_s, zone_reading_[z]);
   // 4. Power cap: ceilings from the platform power just measured.
   if (capper_) power_cap_update();
   dvfs_phase(now_s, in, dom_in);
@@ -367,32 +360,6 @@ void control_loop::update_sensors(bool reset) {
     else zones_[z].s.update(t);
     zone_reading_[z] = zones_[z].s.reading();
   }
-}
-
-void control_loop::fan_zone_update(double now_s) {
-  fan_gov_->update(now_s, zone_reading_[fzone_], fan_cooling_);
-  // State k (k levels above the slowest) is the ceiling k "OPPs" below the top.
-  const std::size_t top = fan_levels_.size() - 1;
-  const std::size_t state = top - fan_levels_.index_at_most(fan_cooling_[0].ceiling_hz);
-  const auto& dc = sc_.thermal.datacenter;
-  plant_.set_fan_speed(dc.min_speed + (dc.max_speed - dc.min_speed) * static_cast<double>(state) / static_cast<double>(top));
-}
-
-void control_loop::thermal_governor_update(double now_s) {
-  // The zone's sensor reading (a block or node, or the hottest block; lag and noise).
-  const double temp = zone_reading_[tzone_];
-  // Power each cooling device would draw at each OPP under the current activity (IPA).
-  for (std::size_t k = 0; k < cooling_.size(); ++k) {
-    const domain& dm = doms_[cooling_domain_[k]];
-    auto& cd = cooling_[k];
-    const auto& opps = dm.cfg->opps;
-    estimate_power_at_opps(cooling_domain_[k], cd.power_at_opp_W);
-    cd.max_power_W = cd.power_at_opp_W.back();
-    cd.min_power_W = cd.power_at_opp_W.front();
-    cd.requested_power_W = cd.power_at_opp_W[opps.index_at_most(std::max(dm.request_hz, opps.min_hz()))];
-  }
-  tgov_->update(now_s, temp, cooling_);
-  for (std::size_t k = 0; k < cooling_.size(); ++k) doms_[cooling_domain_[k]].ceiling_hz = cooling_[k].ceiling_hz;
 }
 
 void control_loop::estimate_power_at_opps(std::size_t d, std::vector<double>& out) const {

@@ -1,4 +1,4 @@
-// Scenario reader: the policy (cpufreq governors, thermal and fan zones, power cap).
+// Scenario reader: the policy (cpufreq governors, thermal zones, power cap).
 #include "resolve_sections.hpp"
 
 #include <yaml-cpp/yaml.h>
@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "ptsim/power/compute_power.hpp"
+#include "ptsim/power/cooler.hpp"
 #include "ptsim/power/dt_opp.hpp"
 #include "ptsim/power/energy_model.hpp"
 #include "ptsim/thermal/floorplan_builder.hpp"
@@ -77,45 +78,72 @@ void resolve_governors(const view& p, power::policy_config& pol, const std::set<
   }
 }
 
-// policy.thermal: the governor with its tunables, the zone's trip points and its sensor.
-void resolve_thermal_zone(const view& t, const scenario& sc, power::thermal_policy_config& th,
-                          const std::vector<std::string>& sensor_nodes) {
-  th.governor = t.str("governor");
-  for (const auto& [k, v] : t.at("tunables").entries()) th.values[k] = std::strtod(v.scalar().c_str(), nullptr);
-  if (th.governor != "none") {
+// A zone's governor with its tunables (checked by creating it) and its trip points.
+void resolve_zone_governor(const view& t, const scenario& sc, power::thermal_zone_spec& z) {
+  z.governor = t.str("governor");
+  for (const auto& [k, v] : t.at("tunables").entries()) z.values[k] = std::strtod(v.scalar().c_str(), nullptr);
+  if (z.governor != "none") {
     try {
-      power::thermal_governor_registry::instance().create(th.governor, th.values);  // checks the tunables
+      power::thermal_governor_registry::instance().create(z.governor, z.values);  // checks the tunables
     } catch (const std::invalid_argument& e) {
       t.fail(e.what(), t.has("tunables") ? "tunables" : "governor");
     }
-  } else if (!th.values.empty()) {
+  } else if (!z.values.empty()) {
     t.fail("tunables given without a thermal governor", "tunables");
   }
-  th.zone.control_temp_K = t.si("control_temp");
-  th.zone.switch_on_temp_K = t.has("switch_on_temp") ? t.si("switch_on_temp") : th.zone.control_temp_K - 10.0;
-  th.zone.hysteresis_K = t.si("hysteresis");
-  th.zone.polling_period_s = t.si("polling_period");
-  warn_unless_ticks(t, "polling_period", th.zone.polling_period_s, sc.control_period.value(), true);
-  th.zone.sustainable_power_W = t.has("sustainable_power") ? t.si("sustainable_power") : 0.0;
-  if (th.zone.switch_on_temp_K >= th.zone.control_temp_K)
+  z.zone.control_temp_K = t.si("control_temp");
+  z.zone.switch_on_temp_K = t.has("switch_on_temp") ? t.si("switch_on_temp") : z.zone.control_temp_K - 10.0;
+  z.zone.hysteresis_K = t.si("hysteresis");
+  z.zone.polling_period_s = t.si("polling_period");
+  warn_unless_ticks(t, "polling_period", z.zone.polling_period_s, sc.control_period.value(), true);
+  z.zone.sustainable_power_W = t.has("sustainable_power") ? t.si("sustainable_power") : 0.0;
+  if (z.zone.switch_on_temp_K >= z.zone.control_temp_K)
     t.fail("switch_on_temp must be below control_temp", "switch_on_temp");
-  th.sensor = resolve_sensor(t, sensor_nodes);
 }
 
-// policy.fan_zone: a second zone whose cooling device is the fans.
-void resolve_fan_zone(const view& p, const scenario& sc, power::fan_zone_config& fz,
-                      const std::vector<std::string>& sensor_nodes) {
-  const view f = p.at("fan_zone");
-  if (sc.thermal.kind != thermal::package_kind::datacenter)
-    p.fail("a fan zone needs fans: thermal.model: datacenter", "fan_zone");
-  fz.enabled = true;
-  fz.governor = f.str("governor");
-  fz.zone.control_temp_K = f.si("control_temp");
-  fz.zone.switch_on_temp_K = fz.zone.control_temp_K - 10.0;
-  fz.zone.hysteresis_K = f.si("hysteresis");
-  fz.zone.polling_period_s = f.si("polling_period");
-  warn_unless_ticks(f, "polling_period", fz.zone.polling_period_s, sc.control_period.value(), true);
-  fz.sensor = resolve_sensor(f, sensor_nodes);
+// A zone's cooling devices: DVFS domains by name, or the fans (a datacenter model's). A
+// governor that splits a power budget (power_allocator) cannot drive the fans, which
+// state no power per cooling state.
+void resolve_cooling(const view& t, const scenario& sc, const std::set<std::string>& domains,
+                     power::thermal_zone_spec& z) {
+  bool needs_power = false;
+  if (z.governor != "none") {
+    try {
+      needs_power = power::thermal_governor_registry::instance().create(z.governor, z.values)->needs_power_estimates();
+    } catch (const std::invalid_argument&) {  // reported by resolve_zone_governor
+    }
+  }
+  for (const auto& d : t.at("cooling").items()) {
+    const std::string n = d.scalar();
+    if (std::find(z.cooling.begin(), z.cooling.end(), n) != z.cooling.end()) {
+      d.fail("'" + n + "' is listed twice");
+    } else if (n == power::fans_cooling_name) {
+      if (sc.thermal.kind != thermal::package_kind::datacenter)
+        d.fail("the fans are a cooling device only with thermal.model: datacenter");
+      else if (needs_power)
+        d.fail("governor " + z.governor + " splits a power budget and the fans state no power per speed: "
+               "use step_wise for a zone that cools the fans");
+    } else if (!domains.count(n)) {
+      std::string list;
+      for (const auto& dn : domains) list += dn + ", ";
+      d.fail("unknown cooling device '" + n + "' (a DVFS domain: " + list + "or fans)");
+    }
+    z.cooling.push_back(n);
+  }
+  if (t.has("cooling") && z.cooling.empty()) t.fail("a zone needs at least one cooling device", "cooling");
+}
+
+// One zone: policy.thermal (cooling every domain unless it names its devices) or an
+// entry of policy.thermal_zones (cooling what it names).
+power::thermal_zone_spec resolve_zone(const std::string& name, const view& t, const scenario& sc,
+                                      const std::set<std::string>& domains,
+                                      const std::vector<std::string>& sensor_nodes) {
+  power::thermal_zone_spec z;
+  z.name = name;
+  resolve_zone_governor(t, sc, z);
+  z.sensor = resolve_sensor(t, sensor_nodes);
+  resolve_cooling(t, sc, domains, z);
+  return z;
 }
 
 // policy.power_cap: limits and windows, each window a whole number of bounded control periods.
@@ -161,12 +189,10 @@ void resolve_policy(const view& p, scenario& sc, const std::vector<std::string>&
   pol.default_governor.name = p.str("governor");
   const std::set<std::string> domains = domain_names(sc);
   resolve_governors(p, pol, domains);
-  const view t = p.at("thermal");
-  resolve_thermal_zone(t, sc, pol.thermal, sensor_nodes);
-  if (p.has("fan_zone")) resolve_fan_zone(p, sc, pol.fan_zone, sensor_nodes);
-  for (const auto& d : t.at("domains").items()) {
-    if (!domains.count(d.scalar())) d.fail("unknown DVFS domain '" + d.scalar() + "'");
-    pol.thermal.domains.push_back(d.scalar());
+  pol.thermal = resolve_zone("thermal", p.at("thermal"), sc, domains, sensor_nodes);
+  for (const auto& [name, z] : p.at("thermal_zones").entries()) {
+    if (name == pol.thermal.name) z.fail("'" + name + "' is policy.thermal's zone: give this one another name");
+    pol.zones.push_back(resolve_zone(name, z, sc, domains, sensor_nodes));
   }
   if (p.has("power_cap")) pol.power_cap = resolve_power_cap(p.at("power_cap"), sc, domains);
 }

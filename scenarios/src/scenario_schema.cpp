@@ -232,10 +232,10 @@ schema_ptr datacenter_schema() {
       "the fans of each stream (affinity laws: flow ~ speed, power ~ speed^3)",
       {opt("flow", quantity(dims::volume_flow(), "air flow through one stream at speed 1", "0.02 m^3/s")),
        opt("power", quantity(dims::power(), "electrical power of one stream's fans at speed 1", "15 W", 0.0, false)),
-       opt("speed", number("relative speed without a fan zone", "1", 0.01)),
-       opt("min_speed", number("a fan zone's lowest speed", "0.3", 0.01)),
-       opt("max_speed", number("a fan zone's highest speed", "1", 0.01)),
-       opt("levels", integer("a fan zone's speeds, min_speed to max_speed evenly (its cooling states)", "8", 2, 1000))});
+       opt("speed", number("relative speed when no thermal zone cools the fans", "1", 0.01)),
+       opt("min_speed", number("lowest speed when a zone cools the fans (cooling state 0)", "0.3", 0.01)),
+       opt("max_speed", number("highest speed when a zone cools the fans", "1", 0.01)),
+       opt("levels", integer("speeds from min_speed to max_speed evenly: the fans' cooling states", "8", 2, 1000))});
   return object(
       "datacenter air path (model: datacenter): every die under its own HotSpot package and heat sink; the sinks of a "
       "stream in series, each inlet preheated by the heat upstream (Q / (m_dot c_p)); the fans set every sink's "
@@ -315,28 +315,30 @@ schema_ptr policy_schema() {
       "the zone's sensor: a node name, or {node, time_constant, noise} (default: the hottest block, exact)");
   std::vector<std::string> tgovs = {"none"};
   for (const auto& n : power::thermal_governor_registry::instance().names()) tgovs.push_back(n);
-  auto thermal = object(
-      "thermal governor (Linux thermal framework)",
-      {opt("governor", enumeration(tgovs, "thermal governor", "none")),
-       opt("tunables", map_of(number("tunable value"), "the governor's tunables by name (`ptsim list governors`)")),
-       opt("control_temp", ranged(temperature("temperature to regulate to (step_wise's passive trip, IPA's control)",
-                                              "85 degC"),
-                                  173.15, 773.15, 273.15, 423.15)),
-       opt("switch_on_temp", ranged(temperature("IPA switch-on temperature (default control_temp - 10 K)"), 173.15,
-                                    773.15, 273.15, 423.15)),
-       opt("hysteresis", quantity(dims::temperature(), "trip hysteresis", "2 K", 0.0, false)),
-       opt("polling_period", quantity(dims::time(), "governor period (passive delay)", "100 ms")),
-       opt("sustainable_power", quantity(dims::power(), "IPA sustainable power (default: estimated)")),
-       opt("sensor", sensor),
-       opt("domains", list_of(str("DVFS domain"), "cooling devices (default: every domain)"))});
-  auto fan_zone = object(
-      "a thermal zone whose cooling device is the fans (thermal.model: datacenter): step_wise raises the speed one "
-      "level per polling period while hot and rising",
-      {opt("governor", enumeration({"step_wise"}, "thermal governor", "step_wise")),
-       req("control_temp", ranged(temperature("trip temperature"), 173.15, 773.15, 273.15, 423.15)),
-       opt("hysteresis", quantity(dims::temperature(), "trip hysteresis", "2 K", 0.0, false)),
-       opt("polling_period", quantity(dims::time(), "governor period", "1 s")),
-       opt("sensor", sensor)});
+  // One zone's keys: the main zone (policy.thermal) cools every DVFS domain unless it
+  // names its devices; a zone of policy.thermal_zones names them and its trip point.
+  auto zone = [&](bool main) {
+    auto cooling = list_of(str("a DVFS domain (a key of platform.domains), or fans (thermal.model: datacenter)"),
+                           main ? "cooling devices (default: every DVFS domain)"
+                                : "cooling devices: DVFS domains, or fans; a domain cooled by several zones runs at "
+                                  "the lowest of their ceilings, the fans at the fastest speed asked");
+    auto trip = ranged(temperature("temperature to regulate to (step_wise's passive trip, IPA's control)",
+                                   main ? std::optional<std::string>("85 degC") : std::nullopt),
+                       173.15, 773.15, 273.15, 423.15);
+    return object(
+        main ? "the main thermal zone (Linux thermal framework)" : "a thermal zone: sensor, governor, cooling devices",
+        {opt("governor", enumeration(tgovs, "thermal governor", main ? "none" : "step_wise")),
+         opt("tunables", map_of(number("tunable value"), "the governor's tunables by name (`ptsim list governors`)")),
+         main ? opt("control_temp", trip) : req("control_temp", trip),
+         opt("switch_on_temp", ranged(temperature("IPA switch-on temperature (default control_temp - 10 K)"), 173.15,
+                                      773.15, 273.15, 423.15)),
+         opt("hysteresis", quantity(dims::temperature(), "trip hysteresis", "2 K", 0.0, false)),
+         opt("polling_period", quantity(dims::time(), "governor period (passive delay)", "100 ms")),
+         opt("sustainable_power", quantity(dims::power(), "IPA sustainable power (default: estimated)")),
+         opt("sensor", sensor), main ? opt("cooling", cooling) : req("cooling", cooling)});
+  };
+  auto thermal = retiring(zone(true), {{"domains", "'domains' is now 'cooling' (the same list of DVFS domains; "
+                                                   "it may also name fans)"}});
   auto power_cap = object(
       "power capping on the platform's power (RAPL PL1/PL2 style, a board limit, or a two-threshold datacenter cap)",
       {req("limit", quantity(dims::power(), "limit on the average platform power over `window` (PL1; the hard threshold)")),
@@ -347,13 +349,18 @@ schema_ptr policy_schema() {
        opt("settle", quantity(dims::time(), "time over which the average is brought back to the limit", "50 ms")),
        opt("domains", list_of(str("DVFS domain"), "capped domains (default: every domain)")),
        opt("low_priority", list_of(str("DVFS domain"), "domains cut first at the soft limit"))});
-  return object("DVFS and thermal policy",
-                {opt("governor", enumeration(govs, "cpufreq governor of every domain without its own", "schedutil")),
-                 opt("governors", map_of(one_of({gov_name, gov_obj}, "governor name, or {governor, tunables}"),
-                                         "per-domain cpufreq governor overrides")),
-                 opt("thermal", thermal),
-                 opt("fan_zone", fan_zone),
-                 opt("power_cap", power_cap)});
+  return retiring(
+      object("DVFS and thermal policy",
+             {opt("governor", enumeration(govs, "cpufreq governor of every domain without its own", "schedutil")),
+              opt("governors", map_of(one_of({gov_name, gov_obj}, "governor name, or {governor, tunables}"),
+                                      "per-domain cpufreq governor overrides")),
+              opt("thermal", thermal),
+              opt("thermal_zones", map_of(zone(false), "more thermal zones by name (their name in the results' zone "
+                                                       "labels), polled each at its own period")),
+              opt("power_cap", power_cap)}),
+      {{"fan_zone", "policy.fan_zone is now a zone of policy.thermal_zones that cools the fans: write "
+                    "'thermal_zones: { fans: { control_temp: \"70 degC\", polling_period: \"1 s\", cooling: [fans] } }' "
+                    "(its other keys as before; a zone's polling_period defaults to 100 ms, fan_zone's was 1 s)"}});
 }
 
 }  // namespace

@@ -114,6 +114,12 @@ std::string format_value(const schema_node& s, double si) {
   return b;
 }
 
+schema_ptr retiring(const schema_ptr& s, std::map<std::string, std::string> retired) {
+  auto n = std::make_shared<schema_node>(*s);
+  n->retired = std::move(retired);
+  return n;
+}
+
 schema_ptr ranged(const schema_ptr& s, std::optional<double> min, std::optional<double> max,
                   std::optional<double> warn_min, std::optional<double> warn_max, std::string note) {
   auto n = std::make_shared<schema_node>(*s);

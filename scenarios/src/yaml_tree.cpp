@@ -68,12 +68,23 @@ bool parse_number(const std::string& text, double& out) {
   return e != b && *e == '\0' && std::isfinite(out);
 }
 
+// The value under `key` of a mapping, or an invalid node (false) when the key is absent or
+// `map` is no mapping. Walks the entries itself: yaml-cpp's const operator[] makes an
+// error node through a stringstream for every absent key, which was a tenth of the CPU of
+// `ptsim validate` (optional keys are mostly absent).
+YAML::Node value_of(const YAML::Node& map, const std::string& key) {
+  if (!map.IsMap()) return YAML::Node(YAML::NodeType::Undefined);
+  for (const auto& kv : map)
+    if (kv.first.IsScalar() && kv.first.Scalar() == key) return kv.second;
+  return YAML::Node(YAML::NodeType::Undefined);
+}
+
 // Checks range; returns an empty string when fine.
 std::string range_problem(const schema_node& s, double v, const std::string& text) {
-  std::ostringstream os;
   const bool below = s.min && (s.min_exclusive ? !(v > *s.min) : !(v >= *s.min));
   const bool above = s.max && v > *s.max;
   if (!below && !above) return "";
+  std::ostringstream os;  // only when there is something to say: a stream costs ~2k instructions
   if (below) os << "expected a value " << (s.min_exclusive ? "> " : ">= ") << format_value(s, *s.min);
   else os << "expected a value <= " << format_value(s, *s.max);
   os << ", found '" << text << "'";
@@ -107,13 +118,16 @@ void validate_object(const YAML::Node& node, const schema_node& s, const std::st
     const std::string key = it->first.Scalar();
     const field* f = s.find(key);
     if (!f) {
-      o.report(it->first, join_path(path, key), unknown_key(key, s.keys()));
+      const auto r = s.retired.find(key);
+      // A merged mapping (extends) made its keys anew, without marks: then the value's.
+      const YAML::Node& at = it->first.Mark().is_null() ? it->second : it->first;
+      o.report(at, join_path(path, key), r != s.retired.end() ? r->second : unknown_key(key, s.keys()));
       continue;
     }
     validate(it->second, f->schema, join_path(path, key), o);
   }
   for (const auto& f : s.fields)
-    if (f.required && !node[f.key]) o.report(node, join_path(path, f.key), "missing required key '" + f.key + "'");
+    if (f.required && !value_of(node, f.key)) o.report(node, join_path(path, f.key), "missing required key '" + f.key + "'");
 }
 
 }  // namespace
@@ -382,6 +396,46 @@ bool remove_at(YAML::Node& cur, const schema_node& parent, const std::string& se
   return fail("nothing to remove: '" + walked + "' is not in the scenario (" +
               (names.empty() ? std::string("there is nothing there") : "there are: " + names) + ")");
 }
+// The schema of path segment `seg` under `s` at the document node `cur` (`walked`: the
+// path so far): `child`, and for a list the element's index. Returns the error, or "".
+std::string child_schema(const schema_node& s, const YAML::Node& cur, const std::string& seg,
+                         const std::string& walked, schema_ptr& child, std::size_t& list_index) {
+  switch (s.type) {
+    case node_type::object: {
+      const field* f = s.find(seg);
+      if (const auto r = s.retired.find(seg); !f && r != s.retired.end()) return r->second;
+      if (!f)
+        return "unknown key '" + seg + "' in '" + (walked.empty() ? "<top>" : walked) + "'" +
+               did_you_mean(seg, s.keys());
+      child = f->schema;
+      return "";
+    }
+    case node_type::variant: {
+      std::string kind = cur.IsMap() && cur["kind"] && cur["kind"].IsScalar() ? cur["kind"].Scalar() : "";
+      auto it = s.variants.find(kind);
+      if (it == s.variants.end()) return "'" + walked + "' has no valid 'kind', so '" + seg + "' cannot be checked";
+      const field* f = it->second->find(seg);
+      if (!f)
+        return "unknown key '" + seg + "' for a component of kind '" + kind + "'" +
+               did_you_mean(seg, it->second->keys());
+      child = f->schema;
+      return "";
+    }
+    case node_type::map_of: child = s.element; return "";
+    case node_type::list_of: {
+      if (!is_index(seg)) return "'" + walked + "' is a list: expected an index, found '" + seg + "'";
+      // Compared as text first: an index of 20 digits does not fit any integer type.
+      const std::size_t size = cur.IsSequence() ? cur.size() : 0;
+      if (seg.size() > 9 || std::strtoull(seg.c_str(), nullptr, 10) >= size)
+        return "index " + seg + " is out of range for '" + walked + "' (" +
+               (size ? "0 to " + std::to_string(size - 1) : std::string("it has no elements")) + ")";
+      list_index = static_cast<std::size_t>(std::strtoull(seg.c_str(), nullptr, 10));
+      child = s.element;
+      return "";
+    }
+    default: return "'" + walked + "' is a value and has no key '" + seg + "'";
+  }
+}
 }  // namespace
 
 bool apply_override(YAML::Node& root, const schema_ptr& schema, const override_kv& kv, const origin& o) {
@@ -419,43 +473,7 @@ bool apply_override(YAML::Node& root, const schema_ptr& schema, const override_k
         cur = m;  // cur is a handle into root: assignment replaces the value in place
       }
     }
-    switch (s->type) {
-      case node_type::object: {
-        const field* f = s->find(seg);
-        if (!f) {
-          return fail("unknown key '" + seg + "' in '" + (walked.empty() ? "<top>" : walked) + "'" +
-                      did_you_mean(seg, s->keys()));
-        }
-        child = f->schema;
-        break;
-      }
-      case node_type::variant: {
-        std::string kind = cur.IsMap() && cur["kind"] && cur["kind"].IsScalar() ? cur["kind"].Scalar() : "";
-        auto it = s->variants.find(kind);
-        if (it == s->variants.end())
-          return fail("'" + walked + "' has no valid 'kind', so '" + seg + "' cannot be checked");
-        const field* f = it->second->find(seg);
-        if (!f) {
-          return fail("unknown key '" + seg + "' for a component of kind '" + kind + "'" +
-                      did_you_mean(seg, it->second->keys()));
-        }
-        child = f->schema;
-        break;
-      }
-      case node_type::map_of: child = s->element; break;
-      case node_type::list_of: {
-        if (!is_index(seg)) return fail("'" + walked + "' is a list: expected an index, found '" + seg + "'");
-        // Compared as text first: an index of 20 digits does not fit any integer type.
-        const std::size_t size = cur.IsSequence() ? cur.size() : 0;
-        if (seg.size() > 9 || std::strtoull(seg.c_str(), nullptr, 10) >= size)
-          return fail("index " + seg + " is out of range for '" + walked + "' (" +
-                      (size ? "0 to " + std::to_string(size - 1) : std::string("it has no elements")) + ")");
-        list_index = static_cast<std::size_t>(std::strtoull(seg.c_str(), nullptr, 10));
-        child = s->element;
-        break;
-      }
-      default: return fail("'" + walked + "' is a value and has no key '" + seg + "'");
-    }
+    if (std::string e = child_schema(*s, cur, seg, walked, child, list_index); !e.empty()) return fail(e);
     walked = join_path(walked, seg);
     if (last) {
       YAML::Node value;
@@ -503,7 +521,8 @@ const schema_node& view::object_schema() const {
 }
 
 bool view::has(const std::string& key) const {
-  return node_.IsMap() && node_[key] && !node_[key].IsNull();
+  const YAML::Node v = value_of(node_, key);
+  return v && !v.IsNull();
 }
 
 std::string view::file_of(const std::string& key) const { return o_ ? o_->file_of(join_path(path_, key)) : std::string(); }
@@ -511,7 +530,7 @@ std::string view::file_of(const std::string& key) const { return o_ ? o_->file_o
 view view::at(const std::string& key) const {
   const field* f = object_schema().find(key);
   if (!f) throw std::logic_error("scenario schema has no key '" + join_path(path_, key) + "'");
-  YAML::Node child = node_.IsMap() ? node_[key] : YAML::Node();
+  YAML::Node child = value_of(node_, key);
   return view(child ? child : YAML::Node(YAML::NodeType::Null), f->schema, join_path(path_, key), o_);
 }
 
@@ -519,7 +538,7 @@ std::string view::raw(const std::string& key, const schema_node** s) const {
   const field* f = object_schema().find(key);
   if (!f) throw std::logic_error("scenario schema has no key '" + join_path(path_, key) + "'");
   *s = f->schema.get();
-  if (has(key)) return node_[key].Scalar();
+  if (const YAML::Node v = value_of(node_, key); v && !v.IsNull()) return v.Scalar();
   if (f->schema->default_value) return *f->schema->default_value;
   throw std::logic_error("no value and no default for '" + join_path(path_, key) + "'");
 }

@@ -143,7 +143,7 @@ const std::string datacenter = R"(  package: { s_spreader: "5 mm", t_spreader: "
 )";
 }  // namespace
 
-TEST_CASE("fans as a cooling device: a fan zone raises the speed, which lowers the temperature") {
+TEST_CASE("fans as a cooling device: a zone cooling the fans raises the speed, which lowers the temperature") {
   auto run = [](const std::string& policy) {
     const auto sc = scenarios::load_scenario_text(scenario_text(datacenter, policy), "test");
     cosim::control_loop loop(sc);
@@ -166,7 +166,8 @@ TEST_CASE("fans as a cooling device: a fan zone raises the speed, which lowers t
   const auto [free_T, free_speeds] = run("");
   for (double s : free_speeds) CHECK(s == 0.3);
   const auto [fan_T, fan_speeds] =
-      run("  fan_zone: { control_temp: \"26 degC\", hysteresis: \"0.5 K\", polling_period: \"10 ms\", sensor: cpu }");
+      run("  thermal_zones: { fans: { control_temp: \"26 degC\", hysteresis: \"0.5 K\", polling_period: \"10 ms\", "
+              "sensor: cpu, cooling: [fans] } }");
   // step_wise: one level (0.1 = 0.7 / 7) per polling period while hot and rising.
   CHECK(fan_speeds.front() <= 0.4 + 1e-12);
 
@@ -178,4 +179,55 @@ TEST_CASE("fans as a cooling device: a fan zone raises the speed, which lowers t
   }
   CHECK(top > 0.5);
   CHECK(fan_T < free_T - 1.0);
+}
+
+TEST_CASE("two zones cool one domain: either one hot enough holds it at its lowest OPP") {
+  // The cpu at 1 W warms its block above the 25 degC ambient, so a zone tripping at
+  // 20 degC steps d down (2000 -> 1000 MHz, its lowest) at its first poll and holds it;
+  // a zone tripping at 200 degC never asks anything. Whichever of the two is the main
+  // zone, d's ceiling is the lower claim: 1000 MHz.
+  auto final_ceiling = [](const std::string& main_C, const std::string& skin_C) {
+    const std::string policy = "  thermal: { governor: step_wise, control_temp: \"" + main_C +
+                               " degC\", polling_period: \"10 ms\" }\n"
+                               "  thermal_zones:\n    skin: { control_temp: \"" + skin_C +
+                               " degC\", polling_period: \"20 ms\", sensor: cpu, cooling: [d] }\n";
+    const auto sc = scenarios::load_scenario_text(scenario_text("", policy), "test");
+    cosim::control_loop loop(sc);
+    loop.initial_points();
+    REQUIRE(loop.zone_names() == std::vector<std::string>{"thermal", "skin"});
+    for (int k = 1; k <= 100; ++k) loop.tick(k * 1e-3, busy, at_2ghz);
+    return loop.domain_ceiling_hz().at(0);
+  };
+  CHECK(final_ceiling("200", "200") == 2e9);
+  CHECK(final_ceiling("20", "200") == 1e9);
+  CHECK(final_ceiling("200", "20") == 1e9);
+}
+
+TEST_CASE("a zone cooling the fans and a zone cooling a domain, each at its own period") {
+  // The fans zone trips at 20 degC (below the 25 degC ambient): one level up per 10 ms
+  // poll from 0.3 by 0.1; the thermal zone trips at 200 degC and never limits d.
+  const std::string policy =
+      "  thermal: { governor: step_wise, control_temp: \"200 degC\" }\n"
+      "  thermal_zones:\n    fans: { control_temp: \"20 degC\", polling_period: \"10 ms\", sensor: cpu, "
+      "cooling: [fans] }\n";
+  const auto sc = scenarios::load_scenario_text(scenario_text(datacenter, policy), "test");
+  cosim::control_loop loop(sc);
+  loop.initial_points();
+  REQUIRE(loop.zone_names() == std::vector<std::string>{"thermal", "fans"});
+  CHECK(loop.fan_speed() == 0.3);
+  // Polls at t = 1, 11, 21 ms: above the trip and rising each time (the first reading
+  // counts as rising), so each raises the level: 0.4, 0.5, 0.6.
+  std::vector<double> read;
+  for (int k = 1; k <= 21; ++k) {
+    loop.tick(k * 1e-3, busy, at_2ghz);
+    if (k % 10 == 1) {
+      read.push_back(loop.zone_sensor_K().at(1));
+      CHECK(loop.fan_speed() == doctest::Approx(0.3 + 0.1 * static_cast<double>(read.size())).epsilon(1e-12));
+    }
+  }
+  REQUIRE(read.size() == 3);
+  CHECK(read[0] > 293.15);
+  CHECK(read[1] > read[0]);
+  CHECK(read[2] > read[1]);
+  CHECK(loop.domain_ceiling_hz().at(0) == 2e9);
 }

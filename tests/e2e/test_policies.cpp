@@ -99,7 +99,7 @@ TEST_CASE("what a limit costs: compute-bound time stretched by f_request / f_gra
   // limit added (1 - 1/6) of the NPU's compute-bound time; memory-bound time is not charged.
   scratch s("cost");
   const result r = run_ptsim(s.dir, "run -q -o cost.h5 --set policy.governor=performance"
-                                    " --set 'policy.thermal.control_temp=20 degC' --set 'policy.thermal.domains=[npu]'");
+                                    " --set 'policy.thermal.control_temp=20 degC' --set 'policy.thermal.cooling=[npu]'");
   REQUIRE_MESSAGE(r.exit_code == 0, r.err);
   result_reader f(s.dir / "cost.h5");
   double npu_compute_s = 0, npu_busy_s = 0;

@@ -104,7 +104,8 @@ TEST_CASE("thermal models: bad input is refused before anything is written") {
   };
   const bad cases[] = {
       {"--set policy.thermal.sensor=skin_back", "'skin_back' is not a block or node of the thermal model"},
-      {"--set 'policy.fan_zone.control_temp=70 degC'", "a fan zone needs fans: thermal.model: datacenter"},
+      {"--set 'policy.thermal_zones.fans.control_temp=70 degC' --set 'policy.thermal_zones.fans.cooling=[fans]'",
+       "the fans are a cooling device only with thermal.model: datacenter"},
       {"--set thermal.initial=file --set thermal.initial_file=missing.steady", "missing.steady"},
       {"--set thermal.initial_file=x.steady", "initial_file goes with initial: file"},
   };

@@ -177,8 +177,9 @@ TEST_CASE("default.yaml: thermal and policy") {
   CHECK(pol.thermal.sensor.node.empty());
   CHECK(pol.thermal.sensor.time_constant_s == 0.0);
   CHECK(pol.thermal.sensor.noise_K == 0.0);
-  CHECK_FALSE(pol.fan_zone.enabled);
-  CHECK(pol.thermal.domains.empty());
+  CHECK(pol.zones.empty());
+  CHECK(pol.thermal.name == "thermal");
+  CHECK(pol.thermal.cooling.empty());  // every domain
 }
 
 TEST_CASE("load_scenario_file on a file that does not exist") {

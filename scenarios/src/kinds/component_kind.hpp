@@ -2,9 +2,10 @@
 // A component kind describes itself: its name, its role in the platform, the keys a
 // scenario gives it (schema) and how they become resolved structs and a power model
 // (resolve). One descriptor per kind, in the kind's own file under kinds/; registry.cpp
-// lists them all (one line per kind). The TLM side needs nothing per kind: a kind's
-// role picks the sc_module (compute_unit, interconnect or memory) and its resolved
-// config carries the traits that module and the topology read.
+// lists them all (one line per kind). On the TLM side a kind runs on its role's
+// sc_module (compute_unit, interconnect or memory), its resolved config carrying the
+// traits that module and the topology read, unless it registers a module of its own
+// (tlm/include/ptsim/tlm_models/module_registry.hpp).
 #include <functional>
 #include <map>
 #include <string>

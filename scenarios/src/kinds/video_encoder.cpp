@@ -3,8 +3,8 @@
 // it to work with a stage on it whose operators count pixels as their operations (e.g.
 // one operator of `flops: 2073600` per 1080p frame, plus the frame's bytes).
 //
-// It is also the worked example of adding a kind: this file, its declaration and its
-// entry in registry.cpp, and one line in scenarios/CMakeLists.txt. Its role (compute) gives it the TLM model of an
+// It is also the worked example of adding a kind: this file and its line
+// X(video_encoder_kind) in registry.cpp. Its role (compute) gives it the TLM model of an
 // initiator (tlm_models::compute_unit: a DVFS clock, operators in tiles over its connect path);
 // its power model is power::make_busy_idle_power.
 #include "component_kind.hpp"

@@ -11,6 +11,7 @@
 #include "ptsim/power/governor.hpp"
 #include "ptsim/power/power_cap.hpp"
 #include "ptsim/power/thermal_governor.hpp"
+#include "ptsim/power/thermal_zone.hpp"
 #include "ptsim/scenarios/scenario.hpp"
 #include "ptsim/thermal/plant.hpp"
 #include "ptsim/thermal/sensor.hpp"
@@ -48,7 +49,8 @@ class control_loop {
   const std::vector<std::string>& block_names() const { return block_names_; }
   /// Package nodes reported besides the blocks (phone skins, datacenter inlets); may be empty.
   const std::vector<std::string>& node_names() const { return plant_.node_names(); }
-  /// Thermal zones with a governor: "thermal" (frequency ceilings), "fans" (fan speed).
+  /// Thermal zones with a governor: "thermal" (policy.thermal), then policy.thermal_zones'
+  /// keys in order (the library's fan zone is "fans").
   const std::vector<std::string>& zone_names() const { return zone_names_; }
   /// Starting point (Hz, V) of each domain: its governor's choice with no load.
   /// Called once, before the first tick.
@@ -95,8 +97,8 @@ class control_loop {
   void start_domains();
   void start_plant();
   void start_components();
-  void start_thermal_zone();
-  void start_fan_zone();
+  void start_zones();
+  power::cooler& cooler_named(const std::string& name);
   void start_power_cap();
   void size_outputs();
   std::size_t add_zone(const std::string& name, const power::zone_sensor& zs);
@@ -105,8 +107,6 @@ class control_loop {
   void component_power_phase(const std::vector<component_input>& in, const std::vector<domain_input>& dom_in);
   void thermal_phase();
   void dvfs_phase(double now_s, const std::vector<component_input>& in, const std::vector<domain_input>& dom_in);
-  void thermal_governor_update(double now_s);
-  void fan_zone_update(double now_s);
   /// Every zone's sensor sees the temperatures of the step just taken.
   void update_sensors(bool reset);
   void power_cap_update();
@@ -122,18 +122,12 @@ class control_loop {
   std::vector<domain> doms_;
   thermal::plant plant_;
   std::vector<double> block_power_;
-  std::vector<zone_reader> zones_;  // [0] thermal (if any), then fans (if any)
+  // The thermal zones with a governor, their sensors and readings alike indexed.
+  std::vector<zone_reader> zones_;
   std::vector<std::string> zone_names_;
   std::vector<double> zone_reading_;
-  std::unique_ptr<power::thermal_governor> tgov_;
-  std::size_t tzone_ = 0, fzone_ = 0;  // their indices in zones_
-  std::unique_ptr<power::thermal_governor> fan_gov_;
-  power::opp_table fan_levels_;  // the fan zone's states as a cooling device's "OPPs"
-  std::vector<power::cooling_device> fan_cooling_;
-  double next_fan_poll_s_ = 0;
-  std::vector<power::cooling_device> cooling_;
-  std::vector<std::size_t> cooling_domain_;
-  double next_thermal_poll_s_ = 0;
+  std::vector<std::unique_ptr<power::cooler>> coolers_;  // made at first use, by name
+  std::vector<power::thermal_zone> tzones_;
   std::unique_ptr<power::power_capper> capper_;
   std::vector<power::capped_domain> capped_;
   std::vector<std::size_t> capped_domain_;

@@ -32,29 +32,23 @@ struct zone_sensor {
   double noise_K = 0.0;          ///< standard deviation; 0: exact
 };
 
-struct thermal_policy_config {
-  std::string governor = "none";  ///< "none" or a thermal_governor_registry name
-  tunables values;                 ///< the governor's tunables (policy.thermal.tunables)
+/// A thermal zone as a scenario declares it (policy.thermal, policy.thermal_zones.<name>):
+/// its sensor, its governor with tunables and trip points, and the cooling devices it
+/// drives by name: DVFS domains, or "fans" (cooler.hpp).
+struct thermal_zone_spec {
+  std::string name = "thermal";     ///< "thermal" for policy.thermal, else its key
+  std::string governor = "none";    ///< "none" or a thermal_governor_registry name
+  tunables values;                  ///< the governor's tunables
   thermal_zone_config zone;
   zone_sensor sensor;
-  std::vector<std::string> domains;  ///< cooling devices; empty = every domain
-};
-
-/// A second zone whose cooling device is the fans (datacenter models): step_wise raises
-/// the fan speed one level per polling period while hot and rising, and lowers it once
-/// below control_temp - hysteresis and falling.
-struct fan_zone_config {
-  bool enabled = false;
-  std::string governor = "step_wise";
-  thermal_zone_config zone;
-  zone_sensor sensor;
+  std::vector<std::string> cooling;  ///< cooling devices; empty = every DVFS domain
 };
 
 struct policy_config {
   governor_choice default_governor;
   std::map<std::string, governor_choice> per_domain;
-  thermal_policy_config thermal;
-  fan_zone_config fan_zone;
+  thermal_zone_spec thermal;                ///< the main zone (policy.thermal)
+  std::vector<thermal_zone_spec> zones;     ///< policy.thermal_zones, in the file's order
   std::optional<power_cap_config> power_cap;  ///< none when the scenario sets no limit
   /// The governor of a domain: its own override, else the default.
   const governor_choice& governor_for(const std::string& domain) const {

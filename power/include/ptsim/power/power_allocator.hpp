@@ -47,6 +47,7 @@ class power_allocator_governor final : public thermal_governor {
   /// split by ipa_divvy_up_power, each grant mapped to the highest OPP i with
   /// power_at_opp_W[i] <= grant (the min OPP if none fits).
   void update(double now_s, double temperature_K, std::vector<cooling_device>& devices) override;
+  bool needs_power_estimates() const override { return true; }
 
   const ipa_pid_terms& last_pid() const { return pid_; }
   const std::vector<double>& granted_power_W() const { return granted_W_; }

@@ -1,6 +1,7 @@
 #pragma once
 // Thermal governors (Linux thermal framework): read a sensor temperature every
-// polling period and set frequency ceilings on their cooling devices (DVFS domains).
+// polling period and set ceilings on their cooling devices (a DVFS domain's frequency,
+// the fans' speed levels: cooler.hpp), each seen through a cooling_device.
 #include <memory>
 #include <string>
 #include <vector>
@@ -10,8 +11,8 @@
 
 namespace ptsim::power {
 
-/// A DVFS domain as a cooling device. Cooling state 0 = no limit (max OPP),
-/// state k = k OPPs below the max (as cpufreq_cooling maps states).
+/// A governor's view of one cooling device in its zone. Cooling state 0 = no limit (max
+/// OPP), state k = k OPPs below the max (as cpufreq_cooling maps states).
 struct cooling_device {
   const opp_table* opps = nullptr;
   double weight = 1.0;              ///< IPA split weight
@@ -37,6 +38,9 @@ class thermal_governor {
   virtual void start(const thermal_zone_config& cfg, std::vector<cooling_device>& devices) = 0;
   /// One update at time now_s with the zone's sensor temperature (K); sets each device's ceiling_hz.
   virtual void update(double now_s, double temperature_K, std::vector<cooling_device>& devices) = 0;
+  /// Whether it reads its devices' power per state (power_at_opp_W and the rest): a
+  /// device without a power model (the fans) cannot be driven by it.
+  virtual bool needs_power_estimates() const { return false; }
 };
 
 /// The thermal governors by name (policy.thermal.governor), with their tunables

@@ -60,6 +60,8 @@ struct schema_node {
   std::optional<double> warn_min, warn_max;
   /// Why the accepted range ends where it does, added to range errors.
   std::string range_note;
+  /// object: keys no longer accepted, each with how to write it now (the error's text).
+  std::map<std::string, std::string> retired;
 
   const field* find(const std::string& key) const;
   std::vector<std::string> keys() const;
@@ -92,6 +94,9 @@ schema_ptr ranged(const schema_ptr& s, std::optional<double> min, std::optional<
 schema_ptr share(std::string doc, std::optional<std::string> def = std::nullopt);
 /// How a value of `s` is written in messages and docs ("5 V", "-100 degC", "1e+06").
 std::string format_value(const schema_node& s, double si);
+/// A copy of object `s` that refuses `retired` keys (key -> how to write it now) with
+/// that message instead of "unknown key", in files and in --set paths.
+schema_ptr retiring(const schema_ptr& s, std::map<std::string, std::string> retired);
 field req(std::string key, schema_ptr s);
 field opt(std::string key, schema_ptr s);
 

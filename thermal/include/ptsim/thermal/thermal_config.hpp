@@ -40,9 +40,9 @@ struct datacenter_config {
   std::vector<std::pair<std::string, std::vector<std::string>>> streams;  ///< name, dies upstream first
   fan_model fan;                 ///< per stream
   double flow_exponent = 0.8;
-  double fan_speed = 1.0;        ///< without a fan zone
-  double min_speed = 0.3, max_speed = 1.0;  ///< a fan zone's range
-  int fan_levels = 8;            ///< a fan zone's speeds, min to max evenly
+  double fan_speed = 1.0;        ///< when no thermal zone cools the fans
+  double min_speed = 0.3, max_speed = 1.0;  ///< the range a zone cooling the fans drives
+  int fan_levels = 8;            ///< its speeds (cooling states), min to max evenly
 };
 
 struct thermal_config {

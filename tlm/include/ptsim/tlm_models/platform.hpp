@@ -46,6 +46,11 @@ class platform {
   std::uint64_t transactions() const;
 
  private:
+  struct wiring;
+  // Elaboration, in order.
+  void make_targets_and_interconnects(const platform_config& cfg, double control_period_s, wiring& w);
+  void make_unit(const compute_unit_config& u, double control_period_s, wiring& w);
+
   std::map<std::string, std::unique_ptr<domain_clock>> clocks_;
   std::vector<std::unique_ptr<memory>> memories_;
   std::vector<std::unique_ptr<interconnect>> interconnects_;
