@@ -385,6 +385,14 @@ run_outcome run_scenario(const scenarios::scenario& sc, const run_options& opts)
         const double w = cap.full_window_mean();
         if (!std::isnan(w) && !(w <= totals.peak_power_cap_window_W)) totals.peak_power_cap_window_W = w;
       }
+      for (auto& st : totals.streams) {
+        if (!st.llm) continue;
+        const auto o = plat.workload().occupancy(st.name);
+        st.batch_sum += o.instances ? o.running / static_cast<double>(o.instances) : 0.0;
+        st.queue_sum += o.waiting;
+        st.kv_share_sum += o.kv_share;
+        st.periods += 1;
+      }
       if (record_instant) {
         totals.peak_power_W = std::max(totals.peak_power_W, record_mean_W);
         for (double t : loop.block_temperature_K()) totals.peak_temperature_K = std::max(totals.peak_temperature_K, t);

@@ -297,6 +297,8 @@ std::string format_decision(const std::vector<labelled_summary>& entries, const 
       return out + "\n" + ranking_grid(entries, d, true).markdown();
     }
     case report_format::table: return verdict(entries, d) + "\n" + ranking_grid(entries, d, true).table();
+    case report_format::html:
+      return format_html(entries, verdict(entries, d) + "\n" + ranking_grid(entries, d, true).table());
   }
   throw std::invalid_argument("unknown report format");
 }

@@ -20,6 +20,7 @@ const double nan = std::numeric_limits<double>::quiet_NaN();
 
 const stream_totals& stream(const run_totals& t, std::size_t k) { return t.streams[k]; }
 double count(std::size_t n) { return static_cast<double>(n); }
+double mean_over_periods(double sum, const stream_totals& s) { return s.periods > 0 ? sum / s.periods : nan; }
 
 }  // namespace
 
@@ -120,6 +121,15 @@ const std::vector<labelled_metric_def>& labelled_metrics() {
          const stream_totals& x = stream(t, s);
          return x.completed > 0 ? x.energy_J / count(x.completed) : nan;
        }},
+      {"batch_mean", k::llm_stream, "1", b::higher,
+       "achieved batch: sequences running per instance, averaged over the control periods",
+       [](const run_totals& t, std::size_t s) { return mean_over_periods(stream(t, s).batch_sum, stream(t, s)); }},
+      {"queue_length_mean", k::llm_stream, "1", b::lower,
+       "requests waiting to be admitted (all instances), averaged over the control periods",
+       [](const run_totals& t, std::size_t s) { return mean_over_periods(stream(t, s).queue_sum, stream(t, s)); }},
+      {"kv_occupancy_mean", k::llm_stream, "1", b::higher,
+       "share of the KV cache reserved by running sequences, averaged over the control periods",
+       [](const run_totals& t, std::size_t s) { return mean_over_periods(stream(t, s).kv_share_sum, stream(t, s)); }},
       {"energy_J", k::component, "J", b::lower,
        "energy of one entry of the timeseries' component coordinate (together: energy_J)",
        [](const run_totals& t, std::size_t c) { return t.component_energy_J[c].second; }},

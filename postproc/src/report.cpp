@@ -10,6 +10,7 @@
 #include "json_text.hpp"
 #include "ptsim/postproc/metric_catalogue.hpp"
 #include "number_text.hpp"
+#include "report_grids.hpp"
 #include "text_grid.hpp"
 
 namespace ptsim::postproc {
@@ -531,8 +532,9 @@ report_format parse_report_format(const std::string& s) {
   if (s == "csv") return report_format::csv;
   if (s == "json") return report_format::json;
   if (s == "markdown") return report_format::markdown;
+  if (s == "html") return report_format::html;
   throw std::invalid_argument("unknown report format '" + s +
-                              "' (expected table, csv, json or markdown)");
+                              "' (expected table, csv, json, markdown or html)");
 }
 
 double report_value(const labelled_summary& e, const std::string& name) {
@@ -560,8 +562,12 @@ std::string format_report(const std::vector<labelled_summary>& runs, report_form
     case report_format::markdown: return format_markdown(runs);
     case report_format::csv: return format_csv(runs);
     case report_format::json: return format_json(runs);
+    case report_format::html: return format_html(runs);
   }
   throw std::invalid_argument("unknown report format");
 }
+
+text_grid report_summary_grid(const std::vector<labelled_summary>& runs) { return summary_grid(runs, true); }
+text_grid report_time_grid(const std::vector<labelled_summary>& runs) { return time_grid(runs); }
 
 }  // namespace ptsim::postproc

@@ -135,6 +135,10 @@ pp::run_totals two_streams() {
   chat.unfinished = 1;
   chat.energy_J = 30;
   chat.tokens_out = 12;
+  chat.batch_sum = 30;  // over 10 control periods: 3 sequences per instance on average
+  chat.queue_sum = 5;
+  chat.kv_share_sum = 4;
+  chat.periods = 10;
   pp::stream_totals cam;
   cam.name = "camera";
   cam.throughput_units = "inferences/s";
@@ -171,6 +175,10 @@ TEST_CASE("per-stream metrics, as worked by hand; the plain name only for a run 
   CHECK(v("energy_per_output_token_J[chat]") == 2.5);                      // 30 J / 12 tokens
   CHECK(v("energy_per_request_J[chat]") == 15);                            // 30 J / 2 requests
   CHECK(v("unfinished[chat]") == 1);
+  CHECK(v("batch_mean[chat]") == 3);
+  CHECK(v("queue_length_mean[chat]") == 0.5);
+  CHECK(v("kv_occupancy_mean[chat]") == 0.4);
+  CHECK(s.metrics.count("batch_mean[camera]") == 0);
   CHECK(v("dropped[camera]") == 3);
   CHECK(s.metrics.count("ttft_p99_s[camera]") == 0);  // not an LLM stream
   CHECK(s.metrics.count("ttft_p99_s") == 0);          // two streams: no plain form

@@ -119,6 +119,14 @@ try:
     assert close(L["energy_per_output_token_J[chat]"], jl["energy_J"][done].sum() / jl["tokens_out"][done].sum(), 1e-9)
     assert close(L["energy_per_request_J"], jl["energy_J"][done].mean(), 1e-9)
     assert "ttft_p99_s" not in s  # not an LLM run
+    # Occupancy, one user: at most one sequence running, its time-average at most the share of
+    # the run requests spent between start and finish (an unfinished one: arrival to the end).
+    busy = (jl["finish_s"] - jl["start_s"])[done].sum()
+    busy += (20.0 - jl["arrival_s"][jl["state"] == "unfinished"]).sum()  # at most from arrival on
+    assert 0 < L["batch_mean[chat]"] <= 1 and L["batch_mean"] == L["batch_mean[chat]"]
+    assert L["batch_mean[chat]"] <= busy / 20.0 + 1e-3, (L["batch_mean[chat]"], busy / 20.0)
+    assert 0 < L["kv_occupancy_mean[chat]"] < 1
+    assert 0 <= L["queue_length_mean[chat]"] <= 1
 
     # 6. report: json carries the per-stream names; --where with units; did you mean.
     rep = json.loads(R.ptsim_cmd("report", llm, "--format", "json").stdout)

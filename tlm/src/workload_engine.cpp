@@ -161,6 +161,23 @@ double workload_engine::throughput_count(const std::string& stream) const {
   return n;
 }
 
+workload_engine::llm_occupancy workload_engine::occupancy(const std::string& stream) const {
+  llm_occupancy o;
+  double reserved = 0, capacity = 0;
+  for (const auto& s : streams_) {
+    if (s->cfg->name != stream || !s->cfg->is_llm) continue;
+    for (const auto& i : s->instances) {
+      o.running += static_cast<double>(i->sched->running());
+      o.waiting += static_cast<double>(i->sched->waiting());
+      reserved += i->sched->kv_reserved_tokens();
+      capacity += i->sched->kv_capacity_tokens();
+      ++o.instances;
+    }
+  }
+  o.kv_share = capacity > 0 ? reserved / capacity : 0;
+  return o;
+}
+
 std::vector<request_record> workload_engine::unfinished() const {
   std::vector<request_record> out;
   for (const auto& [id, r] : open_) out.push_back(r);

@@ -25,6 +25,11 @@ struct stream_totals {
   std::size_t completed = 0, unfinished = 0, dropped = 0;
   double energy_J = 0;              ///< energy attributed to its finished requests (jobs' energy_J)
   double tokens_out = 0;            ///< output tokens of its finished requests
+  /// LLM: sums over the control periods of the window (divided by `periods` for means) of the
+  /// sequences running per instance (the achieved batch), the sequences waiting to be
+  /// admitted, and the share of KV cache reserved.
+  double batch_sum = 0, queue_sum = 0, kv_share_sum = 0;
+  double periods = 0;
 };
 
 /// What a run accumulates for its summary (plain numbers; the control loop fills them).

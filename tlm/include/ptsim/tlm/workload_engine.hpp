@@ -61,6 +61,14 @@ class workload_engine : public sc_core::sc_module {
   /// What throughput counts for one stream: its output tokens generated (also of requests
   /// still running) when it serves an LLM, else the inputs of its finished requests.
   double throughput_count(const std::string& stream) const;
+  /// An LLM stream's instances right now: sequences running (the achieved batch) and
+  /// waiting, summed over its instances, and its KV cache's reserved share (0..1). All 0 for
+  /// a stream that is not an LLM stream.
+  struct llm_occupancy {
+    double running = 0, waiting = 0, kv_share = 0;
+    std::size_t instances = 0;
+  };
+  llm_occupancy occupancy(const std::string& stream) const;
   /// LLM serving iterations run, over all instances.
   std::uint64_t iterations() const { return iterations_; }
 
