@@ -17,12 +17,12 @@ never read as absent.
 import contextlib
 import math
 import os
-import re
 
 import h5py
 import numpy as np
 import pandas as pd
 import xarray as xr
+import yaml
 
 SCHEMA_MAJOR = 1
 _TABLES = ("jobs", "events", "floorplan", "ops", "unit_summary", "domain_summary")
@@ -32,7 +32,7 @@ _OPS_COLUMNS = ("unit", "operator", "start_s", "end_s", "bound_by")
 _COLUMN_ORDER = {
     "ops": _OPS_COLUMNS,
     "jobs": ("id", "stream", "unit", "arrival_s", "start_s", "finish_s", "latency_s", "energy_J",
-             "first_token_s", "tokens_in", "tokens_out"),
+             "first_token_s", "tokens_in", "tokens_out", "state"),
     "events": ("time_s", "kind", "source", "message", "value"),
 }
 
@@ -193,8 +193,8 @@ def _open_run(path):
         tables = {name: _frame(f[name]) if _has(f, name) else pd.DataFrame() for name in _TABLES}
         # Numbers are stored as the run goes, labels at its end: show the documented order.
         for name, order in _COLUMN_ORDER.items():
-            if set(order) == set(tables[name].columns):
-                tables[name] = tables[name][list(order)]
+            if set(tables[name].columns) <= set(order):  # older files lack later columns
+                tables[name] = tables[name][[c for c in order if c in tables[name].columns]]
         units = {name: _units(f[name]) for name in _TABLES if _has(f, name)}
         ops_attrs = f["ops"].attrs if _has(f, "ops") else {}
         ops_limit = int(ops_attrs.get("limit", 0))
@@ -433,197 +433,44 @@ def by_configuration(runs):
 
 # --- the resolved scenario as dotted paths ----------------------------------------------
 
+# Bounds on flattening a stored scenario (as run_set.hpp's limits for `ptsim report`): an
+# alias may stand for a large subtree, so a small text can expand without bound.
+_SCENARIO_NODES = 1_000_000
+_SCENARIO_DEPTH = 64
+_YAML_LOADER = getattr(yaml, "CBaseLoader", yaml.BaseLoader)
+
+
 def flatten_yaml(text):
-    """The resolved scenario YAML (as ptsim writes it) as [(dotted path, scalar text)]:
-    maps by key, sequences by index, the same paths as `ptsim run --set`. Handles block
-    maps and sequences, flow collections and quoted scalars: what ptsim's emitter writes."""
-    node = _Yaml(text).document()
+    """A YAML document (the resolved scenario ptsim stores) as [(dotted path, scalar text)]:
+    maps by key, sequences by index, the same paths as `ptsim run --set`. Any YAML: anchors
+    and aliases are followed (files of ptsim before 1.5 stored templates' shared values as
+    aliases), scalars are kept as written (no type guessing), a plain null is "null"."""
+    if not text:
+        return []
+    root = yaml.compose(text, Loader=_YAML_LOADER)
     out = []
+    budget = [_SCENARIO_NODES]
 
-    def walk(n, path):
-        if isinstance(n, dict):
-            for k, v in n.items():
-                walk(v, f"{path}.{k}" if path else k)
-        elif isinstance(n, list):
-            for i, v in enumerate(n):
-                walk(v, f"{path}.{i}" if path else str(i))
+    def walk(n, path, depth):
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise ValueError(f"the stored scenario expands to more than {_SCENARIO_NODES} nodes "
+                             "(aliases followed)")
+        if depth > _SCENARIO_DEPTH:
+            raise ValueError(f"the stored scenario nests deeper than {_SCENARIO_DEPTH} levels")
+        if isinstance(n, yaml.MappingNode):
+            for k, v in n.value:
+                if not isinstance(k, yaml.ScalarNode):
+                    raise ValueError("the stored scenario has a key that is not a scalar")
+                walk(v, f"{path}.{k.value}" if path else k.value, depth + 1)
+        elif isinstance(n, yaml.SequenceNode):
+            for i, v in enumerate(n.value):
+                walk(v, f"{path}.{i}" if path else str(i), depth + 1)
+        elif n.style in (None, "") and n.value in ("", "~", "null", "Null", "NULL"):  # plain
+            out.append((path, "null"))
         else:
-            out.append((path, n))
+            out.append((path, n.value))
 
-    if node is not None:
-        walk(node, "")
+    if root is not None:
+        walk(root, "", 0)
     return out
-
-
-class _Yaml:
-    """A small reader for the block/flow YAML subset that ptsim's emitter writes."""
-
-    def __init__(self, text):
-        self.lines = []
-        for raw in text.splitlines():
-            stripped = raw.strip()
-            if not stripped or stripped.startswith("#") or stripped in ("---", "..."):
-                continue
-            self.lines.append((len(raw) - len(raw.lstrip(" ")), raw.strip(" ")))
-        self.i = 0
-
-    def document(self):
-        if not self.lines:
-            return None
-        return self.block(self.lines[0][0])
-
-    def block(self, indent):
-        if self.lines[self.i][1].startswith("-") and self.lines[self.i][1][1:2] in ("", " "):
-            return self.sequence(indent)
-        return self.mapping(indent)
-
-    def sequence(self, indent):
-        items = []
-        while self.i < len(self.lines):
-            ind, line = self.lines[self.i]
-            if ind != indent or not (line == "-" or line.startswith("- ")):
-                break
-            rest = line[1:].lstrip(" ")
-            if not rest:
-                self.i += 1
-                items.append(self.nested(indent))
-            elif _split_key(rest) is not None and not rest.startswith(("{", "[", '"', "'")):
-                # "- key: value": a mapping whose first key sits after the dash
-                self.lines[self.i] = (ind + (len(line) - len(rest)), rest)
-                items.append(self.mapping(ind + (len(line) - len(rest))))
-            else:
-                self.i += 1
-                items.append(self.value(rest, indent))
-        return items
-
-    def mapping(self, indent):
-        out = {}
-        while self.i < len(self.lines):
-            ind, line = self.lines[self.i]
-            if ind != indent:
-                break
-            kv = _split_key(line)
-            if kv is None:
-                raise ValueError(f"scenario YAML: expected 'key: value', found '{line}'")
-            key, rest = kv
-            self.i += 1
-            out[key] = self.nested(indent) if rest == "" else self.value(rest, indent)
-        return out
-
-    def nested(self, indent):
-        if self.i < len(self.lines):
-            ind, line = self.lines[self.i]
-            # A block sequence may sit at its key's own indentation.
-            if ind > indent or (ind == indent and (line == "-" or line.startswith("- "))):
-                return self.block(ind)
-        return "null"
-
-    def value(self, text, indent):
-        if text in ("|", ">", "|-", ">-", "|+", ">+"):
-            parts = []
-            while self.i < len(self.lines) and self.lines[self.i][0] > indent:
-                parts.append(self.lines[self.i][1])
-                self.i += 1
-            joined = ("\n" if text.startswith("|") else " ").join(parts)
-            return joined + ("\n" if not text.endswith("-") else "")
-        node, end = _flow(text, 0)
-        return node
-
-
-_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", '"': '"', "\\": "\\", "/": "/", "0": "\0"}
-
-
-def _quoted(text, i):
-    """A quoted scalar starting at text[i]; returns (value, index after it)."""
-    q = text[i]
-    out, i = [], i + 1
-    while i < len(text):
-        c = text[i]
-        if q == "'" and c == "'":
-            if text[i + 1:i + 2] == "'":
-                out.append("'")
-                i += 2
-                continue
-            return "".join(out), i + 1
-        if q == '"' and c == "\\":
-            e = text[i + 1:i + 2]
-            if e in ("x", "u", "U"):
-                n = {"x": 2, "u": 4, "U": 8}[e]
-                out.append(chr(int(text[i + 2:i + 2 + n], 16)))
-                i += 2 + n
-                continue
-            out.append(_ESCAPES.get(e, e))
-            i += 2
-            continue
-        if q == '"' and c == '"':
-            return "".join(out), i + 1
-        out.append(c)
-        i += 1
-    raise ValueError(f"scenario YAML: unterminated quoted scalar in '{text}'")
-
-
-def _split_key(line):
-    """(key, rest) of 'key: rest' / 'key:' with the key unquoted, or None."""
-    if line.startswith(('"', "'")):
-        key, end = _quoted(line, 0)
-        rest = line[end:]
-        if rest.startswith(":") and (len(rest) == 1 or rest[1] == " "):
-            return key, rest[1:].strip(" ")
-        return None
-    m = re.search(r":( |$)", line)
-    if m is None or line.startswith(("{", "[")):
-        return None
-    return line[:m.start()].rstrip(" "), line[m.end():].strip(" ")
-
-
-def _plain_scalar(text):
-    return "null" if text in ("", "~", "null", "Null", "NULL") else text
-
-
-def _flow(text, i, inside=False):
-    """A flow node at text[i]: {..}, [..], a quoted or a plain scalar. Returns (node, end)."""
-    while i < len(text) and text[i] == " ":
-        i += 1
-    if i < len(text) and text[i] in "{[":
-        close = "}" if text[i] == "{" else "]"
-        is_map = text[i] == "{"
-        items = {} if is_map else []
-        i += 1
-        while True:
-            while i < len(text) and text[i] == " ":
-                i += 1
-            if i < len(text) and text[i] == close:
-                return items, i + 1
-            if is_map:
-                key, i = _flow(text, i, True)
-                while i < len(text) and text[i] == " ":
-                    i += 1
-                if i < len(text) and text[i] == ":":
-                    value, i = _flow(text, i + 1, True)
-                else:
-                    value = "null"
-                items[key] = value
-            else:
-                value, i = _flow(text, i, True)
-                items.append(value)
-            while i < len(text) and text[i] == " ":
-                i += 1
-            if i < len(text) and text[i] == ",":
-                i += 1
-            elif i < len(text) and text[i] == close:
-                return items, i + 1
-            else:
-                raise ValueError(f"scenario YAML: malformed flow collection '{text}'")
-    if i < len(text) and text[i] in "\"'":
-        return _quoted(text, i)
-    if not inside:
-        return _plain_scalar(text[i:].strip(" ")), len(text)
-    j = i
-    while j < len(text):
-        c = text[j]
-        if c in ",]}":
-            break
-        if c == ":" and (j + 1 == len(text) or text[j + 1] in " ,]}"):
-            break
-        j += 1
-    return _plain_scalar(text[i:j].strip(" ")), j

@@ -20,7 +20,8 @@ packages=(
   g++ cmake make pkg-config
   libsystemc-dev libboost-dev libhdf5-dev doctest-dev libyaml-cpp-dev libcli11-dev libeigen3-dev
   libisal-dev libnlopt-dev libopenmpi-dev openmpi-bin libbenchmark-dev clang libclang-rt-14-dev
-  python3-numpy python3-h5py python3-matplotlib python3-pandas python3-xarray python3-h5netcdf python3-jsonschema
+  python3-numpy python3-h5py python3-matplotlib python3-pandas python3-xarray python3-h5netcdf python3-yaml python3-jsonschema
+  chromium  # the html report test opens the page in it, headless and offline
 )
 
 missing=()

@@ -7,12 +7,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <deque>
+#include <limits>
 #include <map>
 #include <ctime>
 
 #include "ptsim/cosim/control_loop.hpp"
 #include "ptsim/cosim/interrupt.hpp"
 #include "loop_module.hpp"
+#include "energy_groups.hpp"
 #include "progress.hpp"
 #include "recorder.hpp"
 #include "ptsim/postproc/metric_catalogue.hpp"
@@ -75,11 +77,33 @@ struct cap_watch {
     const double avg = (sum + limit_W * missing) / static_cast<double>(ticks);
     return avg > limit_W * 1.01;
   }
+  /// The platform power averaged over the last full window; NaN before the first one.
+  double full_window_mean() const {
+    return window.size() == ticks ? sum / static_cast<double>(ticks) : std::numeric_limits<double>::quiet_NaN();
+  }
+};
+
+// The summary's peaks, over what the timeseries records: platform power averaged over each
+// record period (the `power` samples summed), block temperatures at each sample time.
+struct peak_watch {
+  int ticks_per_record = 1;
+  int ticks = 0;
+  double sum_W = 0;
+  /// After a tick: whether it closed a record period, and then that period's mean power.
+  bool after_tick(double platform_W, double* mean_W) {
+    sum_W += platform_W;
+    if (++ticks < ticks_per_record) return false;
+    *mean_W = sum_W / ticks;
+    sum_W = 0;
+    ticks = 0;
+    return true;
+  }
 };
 
 // Throttling as events (start, end) and as time (any, thermal, power) in the totals.
 void record_throttling(double now, double T, const scenarios::scenario& sc, const control_loop& loop,
-                       std::vector<bool>& was_throttled, postproc::result_writer& writer, postproc::run_totals& totals) {
+                       std::vector<bool>& was_throttled, postproc::result_writer& writer, postproc::run_totals& totals,
+                       bool counted) {
   bool any = false;
   for (std::size_t d = 0; d < sc.domains.size(); ++d) {
     const bool th = loop.domain_throttled()[d];
@@ -93,6 +117,7 @@ void record_throttling(double now, double T, const scenarios::scenario& sc, cons
       was_throttled[d] = th;
     }
   }
+  if (!counted) return;
   if (any) totals.throttled_s += T;
   bool thermal = false, power = false;
   for (auto r : loop.domain_throttle_reason()) {
@@ -109,11 +134,13 @@ void interrupted() {
   if (const int sig = interrupt_signal()) throw simulation_error("interrupted by signal " + std::to_string(sig));
 }
 
-// Jobs: every request that finished within the run, with its energy: each compute unit's
-// energy split by busy time (its idle energy included), plus the other components' energy
-// split by total busy time. Components by index as resolved (the rows after them: fans).
+// Jobs: every request, finished (with its energy: each compute unit's energy split by busy
+// time, its idle energy included, plus the other components' energy split by total busy
+// time; components by index as resolved, the rows after them: fans), then unfinished, then
+// dropped. The stream totals count the requests that arrived within the measurement window
+// (from `from_s`).
 void write_jobs(const scenarios::scenario& sc, tlm_models::platform& plat, const std::vector<double>& component_energy_J,
-                postproc::result_writer& writer, postproc::run_totals& totals) {
+                double from_s, postproc::result_writer& writer, postproc::run_totals& totals) {
   std::map<std::string, double> joules_per_busy_s;
   double busy_all_s = 0, other_J = 0;
   for (std::size_t i = 0; i < component_energy_J.size(); ++i) {
@@ -127,7 +154,10 @@ void write_jobs(const scenarios::scenario& sc, tlm_models::platform& plat, const
     busy_all_s += busy;
     if (busy > 0) joules_per_busy_s[u->basename()] = component_energy_J[i] / busy;
   }
-  for (const auto& r : plat.workload().finished()) {
+  std::map<std::string, std::size_t> stream_at;
+  for (std::size_t k = 0; k < totals.streams.size(); ++k) stream_at[totals.streams[k].name] = k;
+  const auto in_window = [&](const tlm_models::request_record& r) { return r.arrival_s >= from_s; };
+  const auto row_of = [](const tlm_models::request_record& r, const char* state) {
     postproc::job_row row;
     row.id = r.id;
     row.stream = r.stream;
@@ -139,15 +169,71 @@ void write_jobs(const scenarios::scenario& sc, tlm_models::platform& plat, const
     row.first_token_s = r.first_token_s;
     row.tokens_in = r.tokens_in;
     row.tokens_out = r.tokens_out;
+    row.state = state;
+    return row;
+  };
+  std::size_t rows = 0;
+  const auto add = [&](const postproc::job_row& row) {
+    writer.add_job(row);
+    if ((++rows & 0xFFF) == 0) interrupted();
+  };
+  for (const auto& r : plat.workload().finished()) {
+    postproc::job_row row = row_of(r, "finished");
     for (const auto& [unit, busy] : r.busy_s) {
       auto it = joules_per_busy_s.find(unit);
       if (it != joules_per_busy_s.end()) row.energy_J += busy * it->second;
       if (busy_all_s > 0) row.energy_J += other_J * busy / busy_all_s;
     }
-    writer.add_job(row);
+    add(row);
+    if (!in_window(r)) continue;
     totals.latencies_s.push_back(row.latency_s);
-    if ((totals.latencies_s.size() & 0xFFF) == 0) interrupted();
+    ++totals.completed;
+    postproc::stream_totals& st = totals.streams[stream_at.at(r.stream)];
+    ++st.completed;
+    st.latencies_s.push_back(row.latency_s);
+    st.energy_J += row.energy_J;
+    st.tokens_out += static_cast<double>(r.tokens_out);
+    if (st.llm) {
+      st.ttft_s.push_back(r.first_token_s - r.arrival_s);
+      if (r.tokens_out > 1) st.tpot_s.push_back((r.finish_s - r.first_token_s) / static_cast<double>(r.tokens_out - 1));
+    }
   }
+  // A request arriving at the very end (the last tick's instant, t = duration) is not of
+  // the run [0, duration): a fixed-rate stream would always show one unfinished.
+  const double end_s = sc.duration.value();
+  for (const auto& r : plat.workload().unfinished()) {
+    if (r.arrival_s >= end_s) continue;
+    add(row_of(r, "unfinished"));
+    if (!in_window(r)) continue;
+    ++totals.unfinished;
+    ++totals.streams[stream_at.at(r.stream)].unfinished;
+  }
+  for (const auto& r : plat.workload().dropped_requests()) {
+    if (r.arrival_s >= end_s) continue;
+    add(row_of(r, "dropped"));
+    if (!in_window(r)) continue;
+    ++totals.dropped;
+    ++totals.streams[stream_at.at(r.stream)].dropped;
+  }
+}
+
+// Each stream's name, kind and throughput units, as the workload counts them.
+std::vector<postproc::stream_totals> streams_of(const scenarios::scenario& sc, tlm_models::platform& plat) {
+  std::vector<postproc::stream_totals> out;
+  for (const auto& s : sc.workload.streams) {
+    postproc::stream_totals st;
+    st.name = s.name;
+    st.llm = s.is_llm;
+    st.throughput_units = s.is_llm ? "tokens/s" : plat.workload().throughput_units();
+    if (!s.is_llm && st.throughput_units == "tokens/s") {
+      // A non-LLM stream beside an LLM one counts its inputs (or training samples).
+      st.throughput_units = "inferences/s";
+      for (const auto& stage : s.stages)
+        if (stage.training) st.throughput_units = "samples/s";
+    }
+    out.push_back(std::move(st));
+  }
+  return out;
 }
 
 // Units with a measured profile: how many operators it timed and which it did not hold
@@ -252,24 +338,67 @@ run_outcome run_scenario(const scenarios::scenario& sc, const run_options& opts)
   activity_recorder activity(writer, plat, sc.duration.value(), opts.record);
   activity.on_error = stop_with;
   lm.enabled = opts.closed_loop;
-  std::vector<double> component_energy_J(loop.component_names().size(), 0.0);  // for job energy
+  const std::size_t n_components = loop.component_names().size();
+  std::vector<double> component_energy_J(n_components, 0.0);  // the whole run's, for job energy
+  std::vector<double> window_energy_J(n_components, 0.0);     // the measurement window's
   postproc::run_totals totals;
-  totals.duration_s = sc.duration.value();
+  // The measurement window [from, duration]: a tick counts when the period it closes,
+  // [now - T, now), lies in it (from is a whole number of record periods, so of ticks).
+  const double from = sc.measure_from.value();
+  totals.duration_s = sc.duration.value() - from;
   totals.peak_temperature_K = sc.thermal.ambient.value();
+  totals.peak_window_s = sc.record_period.value();
+  totals.streams = streams_of(sc, plat);
   std::vector<bool> was_throttled(sc.domains.size(), false);
   progress_meter progress(opts.progress, sc.duration.value());
   cap_watch cap(sc, T);
+  if (cap.ticks) {
+    totals.cap_window_s = static_cast<double>(cap.ticks) * T;
+    totals.peak_power_cap_window_W = std::numeric_limits<double>::quiet_NaN();  // until a full window
+  }
+  peak_watch peaks{ticks_per_record};
+  // What the workload had done when the window opened (throughput counts work within it).
+  double work_at_from = 0;
+  std::vector<double> stream_work_at_from(totals.streams.size(), 0.0);
 
   lm.after_tick = [&](double now, const std::vector<dvfs_decision>& decisions) {
     if (opts.record) rec.after_tick(now);
     activity.after_tick(loop, T);
-    totals.energy_J += loop.platform_power_W() * T;
-    totals.wall_energy_J += loop.wall_power_W() * T;
-    for (std::size_t i = 0; i < component_energy_J.size(); ++i) component_energy_J[i] += loop.component_power_W()[i] * T;
-    totals.peak_power_W = std::max(totals.peak_power_W, loop.platform_power_W());
-    if (cap.ticks && cap.violated(loop.platform_power_W())) totals.power_cap_violation_s += T;
-    for (double t : loop.block_temperature_K()) totals.peak_temperature_K = std::max(totals.peak_temperature_K, t);
-    record_throttling(now, T, sc, loop, was_throttled, writer, totals);
+    const bool counted = now - T >= from - 0.5 * T;
+    if (from > 0 && std::fabs(now - from) < 0.5 * T) {
+      work_at_from = plat.workload().throughput_count();
+      for (std::size_t k = 0; k < totals.streams.size(); ++k)
+        stream_work_at_from[k] = plat.workload().throughput_count(totals.streams[k].name);
+    }
+    const double platform_W = loop.platform_power_W();
+    for (std::size_t i = 0; i < n_components; ++i) component_energy_J[i] += loop.component_power_W()[i] * T;
+    const bool cap_exceeded = cap.ticks && cap.violated(platform_W);
+    double record_mean_W = 0;
+    const bool record_instant = peaks.after_tick(platform_W, &record_mean_W);
+    if (counted) {
+      totals.energy_J += platform_W * T;
+      totals.wall_energy_J += loop.wall_power_W() * T;
+      for (std::size_t i = 0; i < n_components; ++i) window_energy_J[i] += loop.component_power_W()[i] * T;
+      if (cap_exceeded) totals.power_cap_violation_s += T;
+      // Windows wholly inside the measurement window.
+      if (cap.ticks && now - totals.cap_window_s >= from - 0.5 * T) {
+        const double w = cap.full_window_mean();
+        if (!std::isnan(w) && !(w <= totals.peak_power_cap_window_W)) totals.peak_power_cap_window_W = w;
+      }
+      for (auto& st : totals.streams) {
+        if (!st.llm) continue;
+        const auto o = plat.workload().occupancy(st.name);
+        st.batch_sum += o.instances ? o.running / static_cast<double>(o.instances) : 0.0;
+        st.queue_sum += o.waiting;
+        st.kv_share_sum += o.kv_share;
+        st.periods += 1;
+      }
+      if (record_instant) {
+        totals.peak_power_W = std::max(totals.peak_power_W, record_mean_W);
+        for (double t : loop.block_temperature_K()) totals.peak_temperature_K = std::max(totals.peak_temperature_K, t);
+      }
+    }
+    record_throttling(now, T, sc, loop, was_throttled, writer, totals, counted);
     for (const auto& dec : decisions)
       writer.add_event({now, "dvfs", sc.domains[dec.domain].name,
                         "set " + fmt_hz(dec.hz) +
@@ -292,10 +421,14 @@ run_outcome run_scenario(const scenarios::scenario& sc, const run_options& opts)
   interrupted();
 
   const std::vector<std::string> notes = profile_notes(plat, writer, sc.duration.value());
-  write_jobs(sc, plat, component_energy_J, writer, totals);
-  totals.completed = plat.workload().finished().size();
+  write_jobs(sc, plat, component_energy_J, from, writer, totals);
   totals.throughput_units = plat.workload().throughput_units();
-  totals.work_done = plat.workload().throughput_count();
+  totals.work_done = plat.workload().throughput_count() - work_at_from;
+  for (std::size_t k = 0; k < totals.streams.size(); ++k)
+    totals.streams[k].work_done = plat.workload().throughput_count(totals.streams[k].name) - stream_work_at_from[k];
+  for (std::size_t i = 0; i < n_components; ++i)
+    totals.component_energy_J.emplace_back(loop.component_names()[i], window_energy_J[i]);
+  totals.group_energy_J = group_energy(sc, totals.component_energy_J, totals.wall_energy_J - totals.energy_J);
   const postproc::run_summary summary = postproc::summarize(totals);
   writer.set_summary(summary);
   activity.finish(loop);
@@ -306,6 +439,9 @@ run_outcome run_scenario(const scenarios::scenario& sc, const run_options& opts)
 
   run_outcome out = outcome_of(summary, opts, wall, sc, plat);
   out.notes = notes;
+  if (const std::uint64_t d = writer.ops_dropped())
+    out.notes.push_back(std::to_string(d) + " operator executions past --ops-limit " + std::to_string(opts.ops_limit) +
+                        " were counted, not kept in the ops table (ops/dropped in the file); raise --ops-limit to keep them");
   return out;
 }
 

@@ -12,6 +12,7 @@
 #include "json_text.hpp"
 #include "number_text.hpp"
 #include "text_grid.hpp"
+#include "ptsim/text/nearest_name.hpp"
 
 namespace ptsim::postproc {
 
@@ -51,13 +52,13 @@ std::string params_text(const labelled_summary& e) {
 }
 
 std::string units_text(const std::vector<labelled_summary>& entries, const std::string& metric) {
-  if (metric.find('[') != std::string::npos)
-    return starts_with(metric, "throttled_") || starts_with(metric, "ops[") ? "1" : "s";
   for (const auto& e : entries) {
     auto it = e.summary.metrics.find(metric);
     if (it != e.summary.metrics.end())
       return it->second.units.empty() && metric == "throughput" ? e.summary.throughput_units : it->second.units;
   }
+  if (metric.find('[') != std::string::npos)
+    return starts_with(metric, "throttled_") || starts_with(metric, "ops[") ? "1" : "s";
   return {};
 }
 
@@ -201,11 +202,49 @@ constraint parse_constraint(const std::string& text) {
   const std::string number = trim(c.text.substr(rest));
   char* end = nullptr;
   c.value = std::strtod(number.c_str(), &end);
-  if (number.empty() || *end != '\0' || !std::isfinite(c.value))
+  if (number.empty() || end == number.c_str() || !std::isfinite(c.value))
     fail("expected a number after '" + c.op + "', found '" + number + "'");
+  c.unit = trim(end);
   c.text = c.metric + " " + c.op + " " + number;
   return c;
 }
+
+namespace {
+
+// The factor from `unit` to `metric_units`: the same unit with an SI prefix or none, or
+// "%" of a ratio; nullopt otherwise.
+std::optional<double> factor_to(const std::string& unit, const std::string& metric_units) {
+  if (unit == metric_units) return 1.0;
+  if (metric_units == "1" && unit == "%") return 0.01;
+  if (metric_units == "degC" || metric_units.empty() || unit.size() <= metric_units.size()) return std::nullopt;
+  if (unit.compare(unit.size() - metric_units.size(), metric_units.size(), metric_units) != 0) return std::nullopt;
+  static const std::pair<const char*, double> prefixes[] = {
+      {"p", 1e-12}, {"n", 1e-9}, {"u", 1e-6}, {"\u00b5", 1e-6}, {"m", 1e-3}, {"k", 1e3}, {"M", 1e6}, {"G", 1e9}, {"T", 1e12}};
+  const std::string prefix = unit.substr(0, unit.size() - metric_units.size());
+  for (const auto& [p, f] : prefixes)
+    if (prefix == p) return f;
+  return std::nullopt;
+}
+
+// Every metric name the entries have (summary and per-unit/per-domain forms), for "did you mean".
+std::vector<std::string> names_in(const std::vector<labelled_summary>& entries) {
+  std::vector<std::string> out = known_metric_names();
+  for (const auto& e : entries) {
+    for (const auto& [n, m] : e.summary.metrics) out.push_back(n);
+    for (const auto& d : e.domains) out.push_back("throttled_fraction[" + d.domain + "]");
+    for (const auto& u : e.units) out.push_back("busy_s[" + u.unit + "]");
+  }
+  return out;
+}
+
+std::string unknown_metric(const std::vector<labelled_summary>& entries, const std::string& metric) {
+  std::string m = "no run has the metric '" + metric + "'";
+  const std::string near = text::nearest_name(metric, names_in(entries));
+  if (!near.empty()) m += "; did you mean '" + near + "'?";
+  return m;
+}
+
+}  // namespace
 
 decision decide(const std::vector<labelled_summary>& entries, const objective& obj,
                 const std::vector<constraint>& where) {
@@ -214,16 +253,25 @@ decision decide(const std::vector<labelled_summary>& entries, const objective& o
   d.where = where;
   const bool any = std::any_of(entries.begin(), entries.end(),
                                [&](const auto& e) { return !std::isnan(report_value(e, obj.metric)); });
-  if (!any) throw std::invalid_argument("--best: no run has the metric '" + obj.metric + "'");
-  for (const constraint& c : where) {
+  if (!any) throw std::invalid_argument("--best: " + unknown_metric(entries, obj.metric));
+  for (constraint& c : d.where) {
     const bool known = std::any_of(entries.begin(), entries.end(),
                                    [&](const auto& e) { return !std::isnan(report_value(e, c.metric)); });
-    if (!known) throw std::invalid_argument("--where \"" + c.text + "\": no run has the metric '" + c.metric + "'");
+    if (!known) throw std::invalid_argument("--where \"" + c.text + "\": " + unknown_metric(entries, c.metric));
+    if (c.unit.empty()) continue;
+    const std::string units = units_text(entries, c.metric);
+    const auto f = factor_to(c.unit, units);
+    if (!f)
+      throw std::invalid_argument("--where \"" + c.text + "\": expected a number in " + c.metric + "'s units, " +
+                                  (units.empty() ? std::string("none") : units) +
+                                  (units == "1" ? " (or %)" : units == "degC" || units.empty() ? "" : " (with an SI prefix or none)") +
+                                  ", found '" + c.unit + "'");
+    c.value *= *f;
   }
   for (std::size_t i = 0; i < entries.size(); ++i) {
     std::string why;
     if (std::isnan(report_value(entries[i], obj.metric))) why = obj.metric + " is not defined";
-    for (const constraint& c : where) {
+    for (const constraint& c : d.where) {
       if (!why.empty()) break;
       const double v = report_value(entries[i], c.metric);
       if (!c.holds(v)) why = c.metric + " = " + significant_text(v, 6) + ", needs " + c.op + " " + shortest_text(c.value);
@@ -249,6 +297,8 @@ std::string format_decision(const std::vector<labelled_summary>& entries, const 
       return out + "\n" + ranking_grid(entries, d, true).markdown();
     }
     case report_format::table: return verdict(entries, d) + "\n" + ranking_grid(entries, d, true).table();
+    case report_format::html:
+      return format_html(entries, verdict(entries, d) + "\n" + ranking_grid(entries, d, true).table());
   }
   throw std::invalid_argument("unknown report format");
 }

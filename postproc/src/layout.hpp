@@ -49,6 +49,8 @@ inline constexpr const char* attr_long_name = "long_name";
 /// "higher" or "lower": which way a metric or per-unit column is better (metric_catalogue.hpp).
 inline constexpr const char* attr_better = "better";
 inline constexpr const char* attr_throughput_units = "throughput_units";
+/// On a summary peak: the window (s) the power or temperature is averaged or sampled over.
+inline constexpr const char* attr_window_s = "window_s";
 inline constexpr const char* attr_record_period_s = "record_period_s";
 inline constexpr const char* throughput_metric = "throughput";
 /// Every time coordinate and duration: seconds spelled "s" (xarray turns "seconds" into

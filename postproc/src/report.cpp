@@ -10,6 +10,7 @@
 #include "json_text.hpp"
 #include "ptsim/postproc/metric_catalogue.hpp"
 #include "number_text.hpp"
+#include "report_grids.hpp"
 #include "text_grid.hpp"
 
 namespace ptsim::postproc {
@@ -38,6 +39,26 @@ std::string units_of(const std::vector<labelled_summary>& runs, const std::strin
   for (const auto& r : runs)
     if (r.summary.metrics.count(name)) return units_of(r.summary, name);
   return {};
+}
+
+// Whether the entries that have a metric give it in different units (throughput of a camera
+// run in inferences/s beside an LLM run's tokens/s): each cell then says its own.
+bool units_differ(const std::vector<labelled_summary>& runs, const std::string& name) {
+  const std::string first = units_of(runs, name);
+  return std::any_of(runs.begin(), runs.end(), [&](const labelled_summary& r) {
+    return r.summary.metrics.count(name) && units_of(r.summary, name) != first;
+  });
+}
+
+// The distinct units of a metric over the entries, in order of first appearance.
+std::vector<std::string> units_seen(const std::vector<labelled_summary>& runs, const std::string& name) {
+  std::vector<std::string> out;
+  for (const auto& r : runs)
+    if (r.summary.metrics.count(name)) {
+      const std::string u = units_of(r.summary, name);
+      if (std::find(out.begin(), out.end(), u) == out.end()) out.push_back(u);
+    }
+  return out;
 }
 
 const metric* find(const run_summary& s, const std::string& name) {
@@ -177,12 +198,36 @@ text_grid summary_grid(const std::vector<labelled_summary>& runs, bool human) {
     g.rows.push_back(std::move(row));
   }
   for (const std::string& name : metric_names(runs)) {
-    std::vector<std::string> row{name, units_of(runs, name)};
-    for (const auto& r : runs) {
-      const metric* m = find(r.summary, name);
-      number_cells(row, r, name, m ? m->value : nan, m != nullptr);
+    if (!units_differ(runs, name)) {
+      std::vector<std::string> row{name, units_of(runs, name)};
+      for (const auto& r : runs) {
+        const metric* m = find(r.summary, name);
+        number_cells(row, r, name, m ? m->value : nan, m != nullptr);
+      }
+      g.rows.push_back(std::move(row));
+      continue;
     }
-    g.rows.push_back(std::move(row));
+    // Entries in different units: a table says each cell's unit; csv gives one row per unit,
+    // each entry's number on the row of its unit.
+    if (human) {
+      std::vector<std::string> row{name, "(each its own)"};
+      for (const auto& r : runs) {
+        const metric* m = find(r.summary, name);
+        number_cells(row, r, name, m ? m->value : nan, m != nullptr);
+        if (m) row.back() += " " + units_of(r.summary, name);
+      }
+      g.rows.push_back(std::move(row));
+      continue;
+    }
+    for (const std::string& u : units_seen(runs, name)) {
+      std::vector<std::string> row{name, u};
+      for (const auto& r : runs) {
+        const metric* m = find(r.summary, name);
+        const bool here = m && units_of(r.summary, name) == u;
+        number_cells(row, r, name, here ? m->value : nan, here);
+      }
+      g.rows.push_back(std::move(row));
+    }
   }
   // Per-domain throttling; the split by reason only where some entry has it.
   for (const auto& q : domain_quantities())
@@ -487,16 +532,16 @@ report_format parse_report_format(const std::string& s) {
   if (s == "csv") return report_format::csv;
   if (s == "json") return report_format::json;
   if (s == "markdown") return report_format::markdown;
+  if (s == "html") return report_format::html;
   throw std::invalid_argument("unknown report format '" + s +
-                              "' (expected table, csv, json or markdown)");
+                              "' (expected table, csv, json, markdown or html)");
 }
 
 double report_value(const labelled_summary& e, const std::string& name) {
+  // Summary metrics first, labelled ones included ("ttft_p99_s[chat]", "energy_J[gpu0]").
+  if (const metric* m = find(e.summary, name)) return m->value;
   const std::size_t open = name.find('[');
-  if (open == std::string::npos || name.back() != ']') {
-    const metric* m = find(e.summary, name);
-    return m ? m->value : nan;
-  }
+  if (open == std::string::npos || name.back() != ']') return nan;
   const std::string what = name.substr(0, open), label = name.substr(open + 1, name.size() - open - 2);
   // Domain quantities first; a label that is no domain falls through to the units.
   for (const auto& q : domain_quantities())
@@ -517,8 +562,12 @@ std::string format_report(const std::vector<labelled_summary>& runs, report_form
     case report_format::markdown: return format_markdown(runs);
     case report_format::csv: return format_csv(runs);
     case report_format::json: return format_json(runs);
+    case report_format::html: return format_html(runs);
   }
   throw std::invalid_argument("unknown report format");
 }
+
+text_grid report_summary_grid(const std::vector<labelled_summary>& runs) { return summary_grid(runs, true); }
+text_grid report_time_grid(const std::vector<labelled_summary>& runs) { return time_grid(runs); }
 
 }  // namespace ptsim::postproc

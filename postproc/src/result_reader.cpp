@@ -90,6 +90,7 @@ void result_reader::impl::read_summary() {
     metric m;
     m.value = v[0];
     m.units = h5::read_string_attr(ds.get(), layout::attr_units, ctx).value_or("");
+    m.window_s = h5::read_double_attr(ds.get(), layout::attr_window_s, ctx).value_or(m.window_s);
     summary.metrics[name] = m;
   }
 }
@@ -188,8 +189,17 @@ std::vector<job_row> result_reader::jobs() const {
   h5::quiet_errors quiet;
   const auto& ctx = p_->ctx;
   std::size_t n = 0;
-  auto c = p_->open_table(layout::group_jobs, layout::job_columns, &n);
-  return read_rows<job_row>(c, n, layout::job_fields, ctx);
+  const auto& all = layout::job_columns;
+  h5::handle g = h5::open_group(p_->file.get(), layout::group_jobs, ctx);
+  if (h5::has_link(g.get(), all[layout::job_columns_in_1_4].name, ctx)) {
+    auto c = p_->open_table(layout::group_jobs, all, &n);
+    return read_rows<job_row>(c, n, layout::job_fields, ctx);
+  }
+  // Before schema 1.5 the table held finished requests only, without a state column.
+  std::array<layout::column_def, layout::job_columns_in_1_4> old{};
+  std::copy_n(all.begin(), old.size(), old.begin());
+  auto c = p_->open_table(layout::group_jobs, old, &n);
+  return read_rows<job_row>(c, n, layout::job_fields_1_4, ctx);
 }
 
 std::vector<event_row> result_reader::events() const {

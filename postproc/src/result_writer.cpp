@@ -2,6 +2,7 @@
 #include <hdf5_hl.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <optional>
 #include <memory>
@@ -448,10 +449,11 @@ void result_writer::impl::write_summary() {
     h5::write_attr(ds.get(), layout::attr_units, units, ctx);
     if (throughput) h5::write_attr(ds.get(), layout::attr_throughput_units, tp_units, ctx);
     // The catalogue travels with the file, so readers need no copy of it.
-    if (const metric_def* d = find_summary_metric(name)) {
+    if (const auto d = meaning_of(name)) {
       h5::write_attr(ds.get(), layout::attr_better, std::string(better_name(d->direction)), ctx);
       h5::write_attr(ds.get(), layout::attr_long_name, std::string(d->description), ctx);
     }
+    if (std::isfinite(m.window_s)) h5::write_attr(ds.get(), layout::attr_window_s, m.window_s, ctx);
   }
 }
 
@@ -709,6 +711,8 @@ void result_writer::add_op(std::uint32_t unit, std::uint32_t op, double start_s,
   w.op_end_buf.push_back(end_s);
   if (w.op_start_buf.size() >= layout::table_chunk_rows) w.flush_ops(false);
 }
+
+std::uint64_t result_writer::ops_dropped() const { return p_->ops_dropped; }
 
 void result_writer::add_op(const op_row& row) {
   impl& w = *p_;

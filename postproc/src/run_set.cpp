@@ -159,6 +159,9 @@ labelled_summary entry_of(const loaded_run& r, const std::vector<std::string>& s
   e.component_power_W = r.component_power_W;
   e.op_times = r.op_times;
   e.ops_dropped = r.ops_dropped;
+  e.time_s = r.time_s;
+  e.platform_power_W = r.platform_power_W;
+  e.max_temperature_C = r.max_temperature_C;
   return e;
 }
 
@@ -229,6 +232,25 @@ std::vector<std::pair<std::string, double>> mean_component_power(const result_re
     out.emplace_back(names[c], sum / static_cast<double>(rows));
   }
   return out;
+}
+
+// Platform power (the components' power summed) and the hottest block at each sample.
+void read_timeline(const result_reader& r, loaded_run& run) {
+  run.time_s = r.time();
+  std::size_t nc = 0, nb = 0;
+  const auto p = r.variable("power", &nc);
+  const auto t = r.variable("temperature", &nb);
+  const std::size_t n = run.time_s.size();
+  if (nc == 0 || nb == 0 || p.size() != n * nc || t.size() != n * nb) {
+    run.time_s.clear();
+    return;
+  }
+  run.platform_power_W.assign(n, 0.0);
+  run.max_temperature_C.assign(n, -INFINITY);
+  for (std::size_t k = 0; k < n; ++k) {
+    for (std::size_t c = 0; c < nc; ++c) run.platform_power_W[k] += p[k * nc + c];
+    for (std::size_t b = 0; b < nb; ++b) run.max_temperature_C[k] = std::max(run.max_temperature_C[k], t[k * nb + b]);
+  }
 }
 
 }  // namespace
@@ -302,8 +324,12 @@ std::vector<loaded_run> load_runs(const std::vector<fs::path>& files) {
     run.ops_dropped = ops.dropped;
     try {
       run.component_power_W = mean_component_power(r);
+      read_timeline(r, run);
     } catch (const std::exception&) {
       run.component_power_W.clear();  // a file without a power timeseries: nothing to show
+      run.time_s.clear();
+      run.platform_power_W.clear();
+      run.max_temperature_C.clear();
     }
     try {
       run.scenario = flatten_yaml(run.meta.scenario_yaml);

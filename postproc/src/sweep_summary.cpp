@@ -122,7 +122,7 @@ void write_h5(const fs::path& path, const sweep_summary& s) {
   for (std::size_t k = 0; k < s.metric_names.size(); ++k) {
     std::vector<double> v;
     for (const auto& r : rows) v.push_back(r.metrics[k]);
-    const metric_def* d = find_summary_metric(s.metric_names[k]);
+    const auto d = meaning_of(s.metric_names[k]);
     numbers(s.metric_names[k], v, "metric", s.metric_units[k],
             d ? std::string(d->description) : std::string("run summary metric"));
     if (d) h5::write_attr(cols.back().get(), layout::attr_better, std::string(better_name(d->direction)), ctx);

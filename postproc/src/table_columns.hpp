@@ -23,7 +23,7 @@ struct column_def {
 
 using h5::column_type;
 
-inline constexpr std::array<column_def, 11> job_columns{{
+inline constexpr std::array<column_def, 12> job_columns{{
     {"id", column_type::i64, "1", "job id"},
     {"stream", column_type::str, nullptr, "request stream or workload"},
     {"unit", column_type::str, nullptr, "unit that ran (most of) the job"},
@@ -35,7 +35,10 @@ inline constexpr std::array<column_def, 11> job_columns{{
     {"first_token_s", column_type::f64, "s", "time of the first output token (LLM; else the finish time)"},
     {"tokens_in", column_type::i64, "1", "prompt tokens (LLM; else 0)"},
     {"tokens_out", column_type::i64, "1", "generated tokens (LLM; else 0)"},
+    {"state", column_type::str, nullptr, "finished, unfinished (queued or running at the end) or dropped"},
 }};
+/// Columns a file before schema 1.5 has (no state: every row finished).
+inline constexpr std::size_t job_columns_in_1_4 = 11;
 
 inline constexpr std::array<column_def, 5> event_columns{{
     {"time_s", column_type::f64, "s", "event time"},
@@ -106,7 +109,12 @@ static_assert(domain_summary_columns.size() == domain_summary_fields.size());
 inline constexpr auto job_fields =
     std::make_tuple(&job_row::id, &job_row::stream, &job_row::unit, &job_row::arrival_s, &job_row::start_s,
                     &job_row::finish_s, &job_row::latency_s, &job_row::energy_J, &job_row::first_token_s,
+                    &job_row::tokens_in, &job_row::tokens_out, &job_row::state);
+inline constexpr auto job_fields_1_4 =
+    std::make_tuple(&job_row::id, &job_row::stream, &job_row::unit, &job_row::arrival_s, &job_row::start_s,
+                    &job_row::finish_s, &job_row::latency_s, &job_row::energy_J, &job_row::first_token_s,
                     &job_row::tokens_in, &job_row::tokens_out);
+static_assert(std::tuple_size_v<decltype(job_fields_1_4)> == job_columns_in_1_4);
 inline constexpr auto event_fields =
     std::make_tuple(&event_row::time_s, &event_row::kind, &event_row::source, &event_row::message, &event_row::value);
 inline constexpr auto floorplan_fields = std::make_tuple(&floorplan_row::name, &floorplan_row::x_m, &floorplan_row::y_m,

@@ -44,6 +44,32 @@ override_kv parse_override(const std::string& arg) {
 }
 
 namespace {
+// A tree with no node reachable twice: the emitter writes a node met twice (a template's
+// values shared by its instances) as an anchor and aliases, which a reader of the stored
+// scenario would have to follow; the stored scenario spells every value out instead.
+YAML::Node unshared(const YAML::Node& n) {
+  switch (n.Type()) {
+    case YAML::NodeType::Map: {
+      YAML::Node out(YAML::NodeType::Map);
+      out.SetStyle(n.Style());
+      for (const auto& kv : n) out[unshared(kv.first)] = unshared(kv.second);
+      return out;
+    }
+    case YAML::NodeType::Sequence: {
+      YAML::Node out(YAML::NodeType::Sequence);
+      out.SetStyle(n.Style());
+      for (const auto& item : n) out.push_back(unshared(item));
+      return out;
+    }
+    case YAML::NodeType::Scalar: {
+      YAML::Node out(n.Scalar());
+      out.SetTag(n.Tag());
+      return out;
+    }
+    default: return YAML::Node(YAML::NodeType::Null);
+  }
+}
+
 scenario load(const std::string& text, const std::string& origin_name, const load_options& opts, bool from_file) {
   std::vector<diagnostic> diags, warnings;
   detail::origin o;
@@ -93,7 +119,7 @@ scenario load(const std::string& text, const std::string& origin_name, const loa
   sc.warnings = warnings;
   if (opts.emit_resolved_yaml) {
     YAML::Emitter em;
-    em << root;
+    em << unshared(root);
     sc.resolved_yaml = std::string(em.c_str()) + "\n";
   }
   return sc;

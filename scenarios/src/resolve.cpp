@@ -111,6 +111,19 @@ void resolve(const view& root, scenario& sc) {
     }
   }
 
+  {
+    // The window starts on a record boundary, so that its figures and the timeseries
+    // samples inside it cover the same time.
+    const view m = root.at("measure");
+    sc.measure_from = units::seconds(m.si("from"));
+    const double from = sc.measure_from.value(), k = from / rp;
+    if (from >= dur)
+      m.fail("measure.from (" + fmt_g(from) + " s) must be before the end of the run (" + fmt_g(dur) + " s)", "from");
+    else if (std::fabs(k - std::round(k)) > 1e-9 * std::max(1.0, k))
+      m.fail("measure.from (" + fmt_g(from) + " s) must be a whole multiple of record_period (" + fmt_g(rp) + " s)",
+             "from");
+  }
+
   view platform = root.at("platform");
   sc.platform.quantum = units::seconds(platform.si("quantum"));
   resolve_supply(platform, sc);

@@ -393,6 +393,12 @@ schema_ptr scenario_schema() {
        req("workload", workload_schema()),
        req("thermal", thermal_schema()),
        opt("policy", policy_schema()),
+       opt("measure",
+           object("the measurement window: every summary figure covers it alone (warm-up excluded); the "
+                  "timeseries, jobs and events keep the whole run",
+                  {opt("from", ranged(quantity(dims::time(), "start of the window (a whole multiple of "
+                                               "record_period, before the end of the run)", "0 s"),
+                                      0.0, std::nullopt))})),
        opt("limits",
            object("bounds on what a run may cost, checked before it starts against an estimate (`ptsim validate` "
                   "prints it); raise one with --set when the estimate is what you want",

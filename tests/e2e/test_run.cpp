@@ -75,7 +75,10 @@ TEST_CASE("the default run writes the result contract") {
   CHECK(sum.throughput_units == "inferences/s");
   // 30 fps for 20 s: 600 frames arrive at 0, 1/30, ..., 19.967 s; each finishes within ms.
   CHECK(sum.metrics.at("throughput").value == doctest::Approx(30.0).epsilon(1e-9));
+  // Every request that arrived within [0, 20 s) has a row: all 600 finished.
   CHECK(f.jobs().size() == 600);
+  CHECK(sum.metrics.at("completed").value == 600);
+  CHECK(sum.metrics.at("unfinished").value == 0);
 
   // The components are disjoint: the timeseries power (means over each record period)
   // integrates to the run's energy, and avg_power is that energy over the duration.

@@ -127,3 +127,36 @@ TEST_CASE("format_decision: the verdict with the gap, in every format") {
   const std::string md = format_decision(e, d, report_format::markdown);
   CHECK(md.find("| rank | configuration | parameters | perf_per_watt [inferences/J] |") != std::string::npos);
 }
+
+TEST_CASE("--where with units: the metric's own with an SI prefix, % of a ratio; others refused") {
+  const std::vector<labelled_summary> e{entry("performance", 10.0, 0.010, 0.0), entry("powersave", 30.0, 0.050, 0.0),
+                                        entry("schedutil", 20.0, 0.020, 0.3)};
+  const constraint ms = parse_constraint("latency_p99_s < 30 ms");
+  CHECK(ms.value == 30);
+  CHECK(ms.unit == "ms");
+  CHECK(ms.text == "latency_p99_s < 30 ms");
+  const decision d = decide(e, parse_objective("perf_per_watt"), {ms});
+  // 30 ms = 0.03 s: the same answer as the plain number.
+  const decision plain = decide(e, parse_objective("perf_per_watt"), {parse_constraint("latency_p99_s < 0.03")});
+  CHECK(d.ranking == plain.ranking);
+  CHECK(d.where[0].value == doctest::Approx(0.03).epsilon(1e-15));
+  CHECK(decide(e, parse_objective("perf_per_watt"), {parse_constraint("latency_p99_s <= 20000 us")}).ranking ==
+        std::vector<std::size_t>{2, 0});
+  // A ratio in percent: throttled_fraction[big] is in "1".
+  CHECK(decide(e, parse_objective("perf_per_watt"), {parse_constraint("throttled_fraction[big] < 10 %")}).ranking ==
+        std::vector<std::size_t>{1, 0});
+  const std::string wrong =
+      error_of([&] { decide(e, parse_objective("perf_per_watt"), {parse_constraint("latency_p99_s < 30 mW")}); });
+  CHECK(wrong.find("expected a number in latency_p99_s's units, s") != std::string::npos);
+  CHECK(wrong.find("found 'mW'") != std::string::npos);
+}
+
+TEST_CASE("an unknown metric gets the nearest one the runs have") {
+  const std::vector<labelled_summary> e{entry("performance", 10.0, 0.010, 0.0)};
+  CHECK(error_of([&] { decide(e, parse_objective("max:perf_per_wat"), {}); })
+            .find("did you mean 'perf_per_watt'?") != std::string::npos);
+  CHECK(error_of([&] { decide(e, parse_objective("perf_per_watt"), {parse_constraint("latncy_p99_s < 1")}); })
+            .find("no run has the metric 'latncy_p99_s'; did you mean 'latency_p99_s'?") != std::string::npos);
+  CHECK(error_of([&] { decide(e, parse_objective("perf_per_watt"), {parse_constraint("throtled_fraction[big] < 1")}); })
+            .find("did you mean 'throttled_fraction[big]'?") != std::string::npos);
+}

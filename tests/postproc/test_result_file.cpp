@@ -390,3 +390,59 @@ TEST_CASE("append_sample checks the number of variables") {
   const double x[4] = {1, 2, 3, 4};
   CHECK_THROWS_AS(w.append_sample(0.0, {x, x}), std::invalid_argument);
 }
+
+TEST_CASE("schema 1.5: every request's state, NaN times of unfinished ones, peaks' window_s, labelled metrics") {
+  const fs::path file = scratch("states") / "run.h5";
+  const double nan = std::nan("");
+  {
+    result_writer w(file, test::sample_metadata(), test::sample_layout(), test::record_period_s);
+    job_row done = test::sample_job(0), open, dropped;
+    open.id = 7;
+    open.stream = "chat";
+    open.arrival_s = 1.5;
+    open.start_s = open.finish_s = open.latency_s = open.first_token_s = nan;
+    open.tokens_in = 300;
+    open.state = "unfinished";
+    dropped.id = -1;
+    dropped.stream = "chat";
+    dropped.arrival_s = 1.75;
+    dropped.start_s = dropped.finish_s = dropped.latency_s = dropped.first_token_s = nan;
+    dropped.state = "dropped";
+    for (const job_row& j : {done, open, dropped}) w.add_job(j);
+    run_summary s;
+    s.throughput_units = "tokens/s";
+    s.metrics["peak_power_W"] = {3.5, "W", 0.01};
+    s.metrics["ttft_p99_s[chat]"] = {0.25, "s"};
+    s.metrics["energy_J[gpu0]"] = {12.0, "J"};
+    w.set_summary(s);
+    w.commit(1);
+  }
+  const result_reader r(file);
+  const auto jobs = r.jobs();
+  REQUIRE(jobs.size() == 3);
+  CHECK(jobs[0].state == "finished");
+  CHECK(jobs[1].state == "unfinished");
+  CHECK(jobs[1].id == 7);
+  CHECK(jobs[1].arrival_s == 1.5);
+  CHECK(std::isnan(jobs[1].finish_s));
+  CHECK(std::isnan(jobs[1].latency_s));
+  CHECK(jobs[1].tokens_in == 300);
+  CHECK(jobs[2].state == "dropped");
+  CHECK(jobs[2].id == -1);
+  const run_summary s = r.summary();
+  CHECK(s.metrics.at("peak_power_W").window_s == 0.01);
+  CHECK(std::isnan(s.metrics.at("ttft_p99_s[chat]").window_s));  // not a peak: no attribute
+  CHECK(s.metrics.at("ttft_p99_s[chat]").value == 0.25);
+  CHECK(s.metrics.at("energy_J[gpu0]").units == "J");
+  // The labelled metrics carry the catalogue's direction and meaning, as the others do.
+  hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  REQUIRE(f >= 0);
+  hid_t ds = H5Dopen2(f, "summary/ttft_p99_s[chat]", H5P_DEFAULT);
+  CHECK(H5Aexists(ds, "better") > 0);
+  CHECK(H5Aexists(ds, "window_s") == 0);
+  H5Dclose(ds);
+  ds = H5Dopen2(f, "summary/peak_power_W", H5P_DEFAULT);
+  CHECK(H5Aexists(ds, "window_s") > 0);
+  H5Dclose(ds);
+  H5Fclose(f);
+}

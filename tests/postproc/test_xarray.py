@@ -97,8 +97,8 @@ with h5py.File(path, "r") as f:
                 "start_time"):
         as_text(a[key])
         assert h5py.check_string_dtype(a.get_id(key).dtype).length is not None, key  # fixed
-    assert as_text(a["schema_version"]) == "1.4"
-    assert int(a["schema_version_major"]) == 1 and int(a["schema_version_minor"]) == 4
+    assert as_text(a["schema_version"]) == "1.5"
+    assert int(a["schema_version_major"]) == 1 and int(a["schema_version_minor"]) == 5
     assert int(a["seed"]) == 18446744073709551557
     assert as_text(a["scenario_name"]) == "phone-camera"
     assert float(a["wall_s"]) == 12.5
@@ -181,7 +181,7 @@ for name, (value, units) in SUMMARY.items():
 jobs = run["jobs"]
 assert list(jobs.columns) == ["id", "stream", "unit", "arrival_s", "start_s", "finish_s",
                               "latency_s", "energy_J", "first_token_s", "tokens_in",
-                              "tokens_out"], list(jobs.columns)
+                              "tokens_out", "state"], list(jobs.columns)
 assert len(jobs) == 5000
 i = np.arange(5000)
 assert (jobs["id"].to_numpy() == i * 3 - 7).all()

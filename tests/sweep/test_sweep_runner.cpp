@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <set>
 
+#include "ptsim/postproc/metric_catalogue.hpp"
 #include "ptsim/postproc/result_file.hpp"
 #include "sweep_helpers.hpp"
 
@@ -34,8 +35,19 @@ std::string expected_metric_columns(const fs::path& run_file) {
     REQUIRE_MESSAGE(r.summary().metrics.count(m), m);
     cols += "," + m;
   }
+  // Then the catalogue's other metrics by name, then the labelled ones ("energy_J[npu]")
+  // family by family.
+  std::vector<std::string> plain, labelled;
   for (const auto& [name, m] : r.summary().metrics)  // std::map: by name
-    if (std::find(design.begin(), design.end(), name) == design.end()) cols += "," + name;
+    if (std::find(design.begin(), design.end(), name) == design.end())
+      (pp::find_summary_metric(name) ? plain : labelled).push_back(name);
+  for (const auto& n : plain) cols += "," + n;
+  for (const auto& f : pp::labelled_metrics()) {
+    for (const auto& n : labelled)  // the one-stream plain form first
+      if (n == f.name) cols += "," + n;
+    for (const auto& n : labelled)
+      if (n.rfind(std::string(f.name) + "[", 0) == 0) cols += "," + n;
+  }
   return cols;
 }
 

@@ -147,6 +147,56 @@ double workload_engine::throughput_count() const {
   return tokens;
 }
 
+double workload_engine::throughput_count(const std::string& stream) const {
+  double n = 0;
+  for (const auto& s : streams_) {
+    if (s->cfg->name != stream) continue;
+    if (s->cfg->is_llm) {
+      for (const auto& i : s->instances) n += static_cast<double>(i->sched->tokens_generated());
+      return n;
+    }
+  }
+  for (const auto& r : finished_)
+    if (r.stream == stream) n += r.inferences;
+  return n;
+}
+
+workload_engine::llm_occupancy workload_engine::occupancy(const std::string& stream) const {
+  llm_occupancy o;
+  double reserved = 0, capacity = 0;
+  for (const auto& s : streams_) {
+    if (s->cfg->name != stream || !s->cfg->is_llm) continue;
+    for (const auto& i : s->instances) {
+      o.running += static_cast<double>(i->sched->running());
+      o.waiting += static_cast<double>(i->sched->waiting());
+      reserved += i->sched->kv_reserved_tokens();
+      capacity += i->sched->kv_capacity_tokens();
+      ++o.instances;
+    }
+  }
+  o.kv_share = capacity > 0 ? reserved / capacity : 0;
+  return o;
+}
+
+std::vector<request_record> workload_engine::unfinished() const {
+  std::vector<request_record> out;
+  for (const auto& [id, r] : open_) out.push_back(r);
+  return out;
+}
+
+void workload_engine::drop(stream_state& s, double now) {
+  ++dropped_;
+  request_record rec;
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  rec.id = -1;
+  rec.stream = s.cfg->name;
+  rec.arrival_s = now;
+  rec.start_s = rec.finish_s = rec.first_token_s = nan;
+  rec.inferences = 0;
+  dropped_records_.push_back(std::move(rec));
+  if (on_drop) on_drop(s.cfg->name, now);
+}
+
 double workload_engine::exponential(stream_state& s, double mean) {
   // Exponential draw from 53 random bits: bit-identical on every platform, unlike
   // std::exponential_distribution.
@@ -179,8 +229,7 @@ void workload_engine::source(stream_state& s) {
     const double now = detail::now_s();
     ++arrived_;
     if (s.in_flight >= s.cfg->queue_limit) {
-      ++dropped_;
-      if (on_drop) on_drop(s.cfg->name, now);
+      drop(s, now);
     } else {
       accept(s, make_request(s, now));
     }
@@ -216,8 +265,7 @@ void workload_engine::trace_source(stream_state& s) {
     if (at > detail::now_s()) wait(detail::to_sc(at - detail::now_s()));
     ++arrived_;
     if (s.in_flight >= s.cfg->queue_limit) {
-      ++dropped_;
-      if (on_drop) on_drop(s.cfg->name, detail::now_s());
+      drop(s, detail::now_s());
       continue;
     }
     auto r = make_request(s, detail::now_s());
@@ -229,6 +277,16 @@ void workload_engine::trace_source(stream_state& s) {
 
 void workload_engine::accept(stream_state& s, std::unique_ptr<request> r) {
   ++s.in_flight;
+  {
+    request_record& open = open_[r->id];
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    open.id = r->id;
+    open.stream = s.cfg->name;
+    open.arrival_s = r->arrival_s;
+    open.start_s = open.finish_s = open.first_token_s = nan;
+    open.tokens_in = s.cfg->is_llm ? r->prompt : 0;
+    open.inferences = 0;
+  }
   if (s.cfg->is_llm) {
     // Placement: the instance with the fewest requests outstanding.
     llm_instance* best = s.instances.front().get();
@@ -419,6 +477,7 @@ void workload_engine::serve_llm(stream_state& s, llm_instance& inst) {
 
 void workload_engine::finish(stream_state& s, request& r, request_record rec) {
   --s.in_flight;
+  open_.erase(r.id);
   rec.id = r.id;
   rec.stream = s.cfg->name;
   rec.arrival_s = r.arrival_s;

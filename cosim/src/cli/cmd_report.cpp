@@ -3,6 +3,8 @@
 #include <iostream>
 
 #include "commands.hpp"
+#include "output_file.hpp"
+#include "ptsim/postproc/output_file.hpp"
 #include "ptsim/postproc/decision.hpp"
 #include "ptsim/postproc/report.hpp"
 #include "ptsim/postproc/run_set.hpp"
@@ -18,6 +20,8 @@ struct report_args {
   std::string best;
   std::vector<std::string> where;
   bool each_run = false;
+  std::string output;
+  bool force = false;
 };
 
 int report(const report_args& a) {
@@ -52,14 +56,26 @@ int report(const report_args& a) {
   }
   const std::vector<postproc::labelled_summary> entries =
       a.each_run ? postproc::entries_per_run(runs) : postproc::entries_by_configuration(runs);
-  if (!obj) {
-    std::cout << postproc::format_report(entries, fmt);
+  std::string text;
+  try {
+    text = obj ? postproc::format_decision(entries, postproc::decide(entries, *obj, where), fmt)
+               : postproc::format_report(entries, fmt);
+  } catch (const std::invalid_argument& e) {
+    return fail(e.what());
+  }
+  if (a.output.empty()) {
+    std::cout << text;
     return exit_ok;
   }
+  // -o: written whole under .part and renamed, as every output (an existing file only with --force).
+  postproc::install_cleanup_handlers();
+  auto out = claim_output("report", a.output, postproc::output_rules{a.force, true, false});
+  if (!out) return exit_bad_input;
   try {
-    const postproc::decision d = postproc::decide(entries, *obj, where);
-    std::cout << postproc::format_decision(entries, d, fmt);
-  } catch (const std::invalid_argument& e) {
+    out->stream() << text;
+    out->commit();
+  } catch (const std::exception& e) {
+    out->abandon();
     return fail(e.what());
   }
   return exit_ok;
@@ -73,8 +89,10 @@ void add_report(CLI::App& app) {
   cmd->add_option("results", a->inputs,
                   "Result files (.h5) or folders (a sweep folder's runs/*.h5, or *.h5)")
       ->required();
-  cmd->add_option("--format", a->format, "table, csv, json or markdown")
-      ->check(CLI::IsMember({"table", "csv", "json", "markdown"}));
+  cmd->add_option("--format", a->format, "table, csv, json, markdown or html (one self-contained page)")
+      ->check(CLI::IsMember({"table", "csv", "json", "markdown", "html"}));
+  cmd->add_option("-o,--output", a->output, "Write the report to this file instead of stdout")->type_name("FILE");
+  cmd->add_flag("--force", a->force, "Replace an existing output file (a regular file only)");
   cmd->add_option("--best", a->best,
                   "Name the best configuration: max:METRIC, min:METRIC, or a METRIC whose "
                   "direction is known (perf_per_watt, throughput: higher; energy_J, latency_*, "

@@ -32,17 +32,28 @@ int validate_sweep(const std::string& f) {
 
 void add_validate(CLI::App& app) {
   auto files = std::make_shared<std::vector<std::string>>();
+  auto sets = std::make_shared<std::vector<std::string>>();
   CLI::App* cmd = app.add_subcommand("validate", "Check scenario files without simulating");
   cmd->add_option("files", *files, "Scenario files")->required();
-  cmd->callback([files] {
+  cmd->add_option("--set", *sets, "Override a scenario key as `ptsim run --set` does: dotted.path=value "
+                                  "(repeatable; scenario files only)")
+      ->type_name("KEY=VALUE")
+      ->allow_extra_args(false);
+  cmd->callback([files, sets] {
     int rc = exit_ok;
     for (const auto& f : *files) {
       try {
         if (scenarios::is_sweep_file(f)) {
+          if (!sets->empty()) {
+            std::cerr << f << ": --set applies to scenario files; a sweep file varies its base itself\n";
+            rc = exit_bad_input;
+            continue;
+          }
           if (validate_sweep(f) != exit_ok) rc = exit_bad_input;
           continue;
         }
         scenarios::load_options opts;
+        for (const auto& s : *sets) opts.overrides.push_back(scenarios::parse_override(s));
         opts.emit_resolved_yaml = false;  // not shown, and it would cost as much as the parse
         const auto sc = scenarios::load_scenario_file(f, opts);
         for (const auto& w : sc.warnings) std::cerr << w.to_string() << "\n";

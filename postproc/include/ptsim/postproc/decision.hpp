@@ -22,11 +22,14 @@ struct objective {
 /// outside that table, naming the max:/min: spelling.
 objective parse_objective(const std::string& text);
 
-/// "METRIC OP NUMBER" with OP one of <, <=, >, >=, ==; spaces optional.
+/// "METRIC OP NUMBER [UNIT]" with OP one of <, <=, >, >=, ==; spaces optional. UNIT is the
+/// metric's own unit with an SI prefix or none ("10 ms" for a metric in s, "3 kW" in W),
+/// or "%" for a metric in 1; decide() converts it to the metric's units.
 struct constraint {
   std::string metric;
   std::string op;
   double value = 0;
+  std::string unit;  ///< as written after the number; empty: the metric's own units
   std::string text;  ///< as written, for messages
   bool holds(double x) const;  ///< false for NaN
 };
@@ -44,7 +47,9 @@ struct decision {
 };
 
 /// Ranks the entries by the objective among those meeting every constraint (ties keep
-/// the input order). Throws std::invalid_argument if no entry has the metric at all.
+/// the input order). Throws std::invalid_argument if no entry has the metric at all (with
+/// the nearest metric name they have, "did you mean"), or for a unit that is not the
+/// metric's.
 decision decide(const std::vector<labelled_summary>& entries, const objective& obj,
                 const std::vector<constraint>& where);
 

@@ -10,9 +10,9 @@
 
 namespace ptsim::postproc {
 
-enum class report_format { table, csv, json, markdown };
+enum class report_format { table, csv, json, markdown, html };
 
-/// Parses "table", "csv", "json" or "markdown"; throws std::invalid_argument otherwise.
+/// Parses "table", "csv", "json", "markdown" or "html"; throws std::invalid_argument otherwise.
 report_format parse_report_format(const std::string& s);
 
 /// One column of a report: a run, or a configuration run with several seeds.
@@ -31,6 +31,9 @@ struct labelled_summary {
   /// Time per unit and operator (ops table), heaviest first; shown for a single entry.
   std::vector<op_time_row> op_times = {};
   std::uint64_t ops_dropped = 0;  ///< executions the ops table did not keep
+  /// Platform power (W) and hottest block (degC) at each sample time (s), from the
+  /// timeseries; empty when not read. For the html report's timeline.
+  std::vector<double> time_s = {}, platform_power_W = {}, max_temperature_C = {};
 };
 
 /// json: for one entry, one object {metric: number, ..., "units": {metric: unit}}, numbers
@@ -41,6 +44,12 @@ struct labelled_summary {
 /// run, then each component's mean power (from the timeseries) where read. csv: one table, header metric,units,<entries> (plus "<entry> ci95" columns when
 /// there are groups): parameters, metrics, per-domain and per-unit rows ("name[label]").
 std::string format_report(const std::vector<labelled_summary>& runs, report_format fmt);
+
+/// html: one self-contained page (no script, no network; charts as inline SVG): the summary
+/// table (units everywhere), a table per request stream, energy by component (a stacked bar
+/// per entry, one colour per component throughout), the platform power and hottest block
+/// over time, where the time went, and `decision` (a --best answer as text) when not empty.
+std::string format_html(const std::vector<labelled_summary>& runs, const std::string& decision = "");
 
 /// Value of a report metric for an entry: a summary metric by name, or a per-domain or
 /// per-unit value as "throttled_fraction[big]" (also throttled_thermal_fraction,

@@ -3,6 +3,7 @@
 // Contract: ../shared/DESIGN.md "HDF5 result file".
 #include <cstdint>
 #include <filesystem>
+#include <limits>
 
 #include "ptsim/postproc/output_file.hpp"
 #include <map>
@@ -18,8 +19,11 @@ inline constexpr int schema_version_major = 1;
 /// 1.3: checksummed (HDF5 1.10 format, Fletcher-32 on every chunked dataset, compact
 /// summary scalars) and fixed-length UTF-8 strings everywhere (attributes included);
 /// 1.4: the metric catalogue in the file: `better` ("higher"/"lower") and `long_name` on
-/// every summary metric, `better` on the per-unit and per-domain columns that have one.
-inline constexpr int schema_version_minor = 4;
+/// every summary metric, `better` on the per-unit and per-domain columns that have one;
+/// 1.5: every request in `jobs` (a `state` column: finished, unfinished, dropped; NaN times
+/// where none), `window_s` on summary peaks, per-stream and per-component summary metrics
+/// ("ttft_p99_s[chat]", "energy_J[gpu0]"), the stored scenario without YAML aliases.
+inline constexpr int schema_version_minor = 5;
 
 /// Operator executions kept in `ops` by default; later ones are counted, not stored.
 inline constexpr std::uint64_t default_ops_limit = 100000;
@@ -52,6 +56,9 @@ struct timeseries_layout {
   std::size_t expected_samples = 0;
 };
 
+/// One request. A finished one has every time; an unfinished one (still queued or running
+/// at the end) has NaN start, first token, finish and latency; a dropped one (refused on
+/// arrival) has id -1 (it was never given one) and NaN times but its arrival.
 struct job_row {
   std::int64_t id = 0;
   std::string stream;  ///< request stream or workload name
@@ -60,6 +67,7 @@ struct job_row {
   double energy_J = 0;  ///< energy attributed to the job (0 when not attributed)
   double first_token_s = 0;  ///< LLM: time of the first output token; otherwise finish_s
   std::int64_t tokens_in = 0, tokens_out = 0;  ///< LLM prompt and generated tokens (0 otherwise)
+  std::string state = "finished";  ///< "finished", "unfinished" or "dropped"
 };
 
 struct event_row {
@@ -126,6 +134,8 @@ struct domain_summary_row {
 struct metric {
   double value = 0;
   std::string units;
+  /// The window a peak is over (s), the `window_s` attribute; NaN: not a windowed peak.
+  double window_s = std::numeric_limits<double>::quiet_NaN();
 };
 
 /// Summary metrics by HDF5 name (energy_J, avg_power_W, ...); throughput_units e.g. "inferences/s".
@@ -171,6 +181,8 @@ class result_writer {
   std::uint32_t op_label(const std::string& text);
   void add_op(std::uint32_t unit, std::uint32_t op, double start_s, double end_s,
               std::uint32_t bound_by);
+  /// Operator executions past the limit so far: counted, not stored.
+  std::uint64_t ops_dropped() const;
   void set_unit_summary(const std::vector<unit_time_row>& rows);
   void set_domain_summary(const std::vector<domain_summary_row>& rows);
   /// Flushes everything, writes wall_s, closes and renames. Throws on I/O failure.

@@ -23,6 +23,8 @@ struct loaded_run {
   std::vector<std::pair<std::string, double>> component_power_W;  ///< mean over the run (W)
   std::vector<op_time_row> op_times;  ///< the ops table per unit and operator, heaviest first
   std::uint64_t ops_dropped = 0;      ///< executions the ops table did not keep
+  /// Platform power (W) and hottest block (degC) at each sample time (s); empty if not recorded.
+  std::vector<double> time_s, platform_power_W, max_temperature_C;
 };
 
 /// Result files named by `inputs`, in order: a file as given; a folder contributes

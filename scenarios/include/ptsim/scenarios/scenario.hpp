@@ -61,6 +61,8 @@ struct scenario {
   units::seconds_t duration = units::seconds(1.0);
   units::seconds_t control_period = units::seconds(1e-3);
   units::seconds_t record_period = units::seconds(10e-3);
+  /// Start of the measurement window (`measure.from`): the summary covers [from, duration].
+  units::seconds_t measure_from = units::seconds(0.0);
   std::uint64_t seed = 1;
   tlm_config::platform_config platform;
   tlm_config::workload_config workload;

@@ -43,6 +43,12 @@ class workload_engine : public sc_core::sc_module {
   ~workload_engine() override;
 
   const std::vector<request_record>& finished() const { return finished_; }
+  /// Requests accepted and not finished (queued or running), by id: finish_s, start_s and
+  /// first_token_s NaN.
+  std::vector<request_record> unfinished() const;
+  /// Requests refused on arrival (queue full), in order: id -1 (never given one), times NaN
+  /// but the arrival.
+  const std::vector<request_record>& dropped_requests() const { return dropped_records_; }
   std::uint64_t dropped() const { return dropped_; }
   std::uint64_t arrived() const { return arrived_; }
   /// Called once per dropped request (queue full), with its stream and time.
@@ -54,6 +60,17 @@ class workload_engine : public sc_core::sc_module {
   /// finished requests).
   std::string throughput_units() const;
   double throughput_count() const;
+  /// What throughput counts for one stream: its output tokens generated (also of requests
+  /// still running) when it serves an LLM, else the inputs of its finished requests.
+  double throughput_count(const std::string& stream) const;
+  /// An LLM stream's instances right now: sequences running (the achieved batch) and
+  /// waiting, summed over its instances, and its KV cache's reserved share (0..1). All 0 for
+  /// a stream that is not an LLM stream.
+  struct llm_occupancy {
+    double running = 0, waiting = 0, kv_share = 0;
+    std::size_t instances = 0;
+  };
+  llm_occupancy occupancy(const std::string& stream) const;
   /// LLM serving iterations run, over all instances.
   std::uint64_t iterations() const { return iterations_; }
 
@@ -79,6 +96,9 @@ class workload_engine : public sc_core::sc_module {
   std::map<std::string, compute_unit*> units_;
   std::vector<std::unique_ptr<stream_state>> streams_;
   std::vector<request_record> finished_;
+  std::map<std::int64_t, request_record> open_;  // accepted, not finished: what a record can say yet
+  std::vector<request_record> dropped_records_;
+  void drop(stream_state& s, double now);
   std::int64_t next_id_ = 0;
   std::uint64_t dropped_ = 0, arrived_ = 0, iterations_ = 0;
   double inferences_ = 0;

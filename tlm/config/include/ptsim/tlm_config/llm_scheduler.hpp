@@ -45,6 +45,8 @@ class llm_scheduler {
   bool idle() const { return waiting_.empty() && running_.empty(); }
   /// Tokens of KV cache reserved by running sequences.
   double kv_reserved_tokens() const { return reserved_; }
+  /// Tokens the KV cache holds (the limit kv_reserved_tokens() stays within).
+  double kv_capacity_tokens() const { return lim_.kv_capacity_tokens; }
 
   /// Composes the next iteration started at `now_s`, admitting waiting sequences as the
   /// limits allow. Returns false when there is nothing to run.
