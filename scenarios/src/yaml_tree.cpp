@@ -120,7 +120,7 @@ void validate_object(const YAML::Node& node, const schema_node& s, const std::st
     if (!f) {
       const auto r = s.retired.find(key);
       // A merged mapping (extends) made its keys anew, without marks: then the value's.
-      const YAML::Node& at = it->first.Mark().is_null() ? it->second : it->first;
+      const YAML::Node at = it->first.Mark().is_null() ? it->second : it->first;  // a copy: it-> is a temporary
       o.report(at, join_path(path, key), r != s.retired.end() ? r->second : unknown_key(key, s.keys()));
       continue;
     }
