@@ -201,20 +201,18 @@ void write_jobs(const scenarios::scenario& sc, tlm_models::platform& plat, const
   // A request arriving at the very end (the last tick's instant, t = duration) is not of
   // the run [0, duration): a fixed-rate stream would always show one unfinished.
   const double end_s = sc.duration.value();
-  for (const auto& r : plat.workload().unfinished()) {
-    if (r.arrival_s >= end_s) continue;
-    add(row_of(r, "unfinished"));
-    if (!in_window(r)) continue;
-    ++totals.unfinished;
-    ++totals.streams[stream_at.at(r.stream)].unfinished;
-  }
-  for (const auto& r : plat.workload().dropped_requests()) {
-    if (r.arrival_s >= end_s) continue;
-    add(row_of(r, "dropped"));
-    if (!in_window(r)) continue;
-    ++totals.dropped;
-    ++totals.streams[stream_at.at(r.stream)].dropped;
-  }
+  // Requests that did not finish, under their state, counted in the run's and their stream's total.
+  const auto add_unfinished = [&](const auto& requests, const char* state, auto&& count) {
+    for (const auto& r : requests) {
+      if (r.arrival_s >= end_s) continue;
+      add(row_of(r, state));
+      if (!in_window(r)) continue;
+      ++count(totals);
+      ++count(totals.streams[stream_at.at(r.stream)]);
+    }
+  };
+  add_unfinished(plat.workload().unfinished(), "unfinished", [](auto& t) -> std::size_t& { return t.unfinished; });
+  add_unfinished(plat.workload().dropped_requests(), "dropped", [](auto& t) -> std::size_t& { return t.dropped; });
 }
 
 // Each stream's name, kind and throughput units, as the workload counts them.

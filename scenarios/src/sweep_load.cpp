@@ -33,14 +33,6 @@ source_pos pos_of(const YAML::Mark& m) {
   return {m.line + 1, m.column + 1};
 }
 
-std::string flow_yaml(const YAML::Node& n) {
-  YAML::Emitter em;
-  em.SetMapFormat(YAML::Flow);
-  em.SetSeqFormat(YAML::Flow);
-  em << n;
-  return em.c_str();
-}
-
 // Collects every problem, so that one load reports them all.
 struct collector {
   std::string file;
@@ -453,6 +445,14 @@ sweep_spec load_sweep_file(const std::string& path) {
 std::string sweep_identity(const sweep_spec& s) {
   const std::string base = read_text(s.base, "base scenario", s.base_at, s.file);
   return content_hash(s.text + std::string(1, '\0') + base);
+}
+
+std::string flow_yaml(const YAML::Node& n) {
+  YAML::Emitter em;
+  em.SetMapFormat(YAML::Flow);
+  em.SetSeqFormat(YAML::Flow);
+  em << n;
+  return em.c_str();
 }
 
 }  // namespace ptsim::scenarios

@@ -49,20 +49,12 @@ std::string read_file(const fs::path& p) {
   return std::move(*content);
 }
 
-std::string flow_yaml(const YAML::Node& n) {
-  YAML::Emitter em;
-  em.SetMapFormat(YAML::Flow);
-  em.SetSeqFormat(YAML::Flow);
-  em << n;
-  return em.c_str();
-}
-
 // A value for --set from text: the YAML scalar that reads back as this text.
 scenarios::sweep_value value_of(const std::string& path, const std::string& text) {
   scenarios::sweep_value v;
   v.path = path;
   v.text = text;
-  v.yaml = flow_yaml(YAML::Node(text));
+  v.yaml = scenarios::flow_yaml(YAML::Node(text));
   return v;
 }
 
@@ -135,8 +127,8 @@ void read_set(const YAML::Node& n, const std::string& key, collector& c, std::ve
     }
     scenarios::sweep_value v;
     v.path = path;
-    v.text = e.second.IsScalar() ? e.second.Scalar() : flow_yaml(e.second);
-    v.yaml = flow_yaml(e.second);
+    v.text = e.second.IsScalar() ? e.second.Scalar() : scenarios::flow_yaml(e.second);
+    v.yaml = scenarios::flow_yaml(e.second);
     out.push_back(v);
     out_at.push_back(c.at(e.second));
   }

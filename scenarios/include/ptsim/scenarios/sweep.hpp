@@ -23,6 +23,10 @@
 
 #include "ptsim/scenarios/scenario.hpp"
 
+namespace YAML {
+class Node;
+}
+
 namespace ptsim::scenarios {
 
 /// A position in the sweep file (1-based; 0 when unknown).
@@ -60,6 +64,10 @@ struct sweep_spec {
 };
 
 /// True when the YAML text is a mapping with a top-level `base:` key (a sweep, not a scenario).
+/// A YAML value in flow style on one line (`{a: 1, b: [2, 3]}`): how a sweep value or a
+/// study's condition is written into a --set and into run manifests.
+std::string flow_yaml(const YAML::Node& n);
+
 bool is_sweep_text(const std::string& yaml_text);
 /// Same for a file; false when it cannot be read or parsed.
 bool is_sweep_file(const std::string& path);
