@@ -235,146 +235,178 @@ integration_method pick_method(const compact_model& m, const hotspot_settings& s
   return m.net.size() <= limit ? integration_method::exponential : integration_method::extrapolated_euler;
 }
 
-// The run itself; throws input_error, divergence_error or std::runtime_error.
-void run(const hotspot_settings& settings, std::ostream& out, std::ostream& err) {
-  hotspot_settings s = settings;  // natural convection changes s.package.r_convec as it goes
-  floorplan sink_fp;
-  compact_model m = build_model(s, err, sink_fp);
-  const bool natural = s.sink_fan && s.sink_fan->natural_convection;
-  std::optional<sink_temperature> sink_T;
-  if (natural) sink_T.emplace(m, sink_fp, s.package);
+// One `ptsim thermal` run: the model, the power trace, the transient state, then the steady
+// state. Throws input_error, divergence_error or std::runtime_error.
+class hotspot_session {
+ public:
+  hotspot_session(const hotspot_settings& settings, std::ostream& out, std::ostream& err)
+      : s_(settings),
+        out_(out),
+        err_(err),
+        m_(build_model(s_, err_, sink_fp_)),
+        natural_(s_.sink_fan && s_.sink_fan->natural_convection),
+        trace_(s_.ptrace_file),
+        column_input_(map_columns(m_, trace_)),
+        input_W_(m_.inputs.size()),
+        T_out_(m_.inputs.size()) {
+    if (natural_) sink_T_.emplace(m_, sink_fp_, s_.package);
+  }
+
+  void run() {
+    const std::size_t n_in = m_.inputs.size();
+    if (!s_.ttrace_file.empty()) start_transient();
+    std::vector<double> row, sum_W(n_in, 0.0);
+    std::size_t rows = 0;
+    while (trace_.next(row)) {
+      for (std::size_t c = 0; c < row.size(); ++c) input_W_[column_input_[c]] = row[c];
+      for (std::size_t i = 0; i < n_in; ++i) sum_W[i] += input_W_[i];
+      if (solver_) transient_row(rows);
+      ++rows;
+    }
+    if (rows == 0) throw input_error(trace_.source() + ": no power rows after the header (HotSpot needs at least one)");
+    if (ttrace_) ttrace_->finish();
+    if (grid_trace_) grid_trace_->finish();
+    // Steady state from the mean power of all rows, as HotSpot.
+    for (double& w : sum_W) w /= static_cast<double>(rows);
+    write_steady(natural_ ? steady_natural(sum_W) : solve_steady(sum_W));
+  }
+
+ private:
   // Natural convection: r_convec for the sink's temperature, and the model rebuilt with it
   // (HotSpot repopulates its resistances the same way).
-  auto convect_at = [&](double sink_K) {
-    s.package.r_convec = natural_convection_r(*s.sink_fan, s.package.s_sink, sink_K, s.ambient_K);
-    if (!std::isfinite(s.package.r_convec) || !(s.package.r_convec > 0)) {
+  void convect_at(double sink_K) {
+    s_.package.r_convec = natural_convection_r(*s_.sink_fan, s_.package.s_sink, sink_K, s_.ambient_K);
+    if (!std::isfinite(s_.package.r_convec) || !(s_.package.r_convec > 0)) {
       std::ostringstream msg;
       msg << "natural convection: no finite convection resistance for a sink at " << sink_K << " K (ambient "
-          << s.ambient_K << " K)";
+          << s_.ambient_K << " K)";
       throw std::runtime_error(msg.str());
     }
     std::ostringstream quiet;  // floorplan warnings were written at the first build
-    m = build_model(s, quiet, sink_fp);
-  };
-  ptrace_reader trace(s.ptrace_file);
-  const std::vector<std::size_t> column_input = map_columns(m, trace);
-  const std::size_t n_in = m.inputs.size();
-
-  std::unique_ptr<output> ttrace, grid_trace;
-  std::unique_ptr<transient_solver> solver;
-  std::unique_ptr<coupled_transient> leaky;
-  const bool transient = !s.ttrace_file.empty();
-  if (transient) {
-    ttrace = std::make_unique<output>(s.ttrace_file, out, err);
-    write_names_line(ttrace->stream(), trace.names());
-    if (!s.grid_transient_file.empty()) grid_trace = std::make_unique<output>(s.grid_transient_file, out, err);
-    const integration_method method = pick_method(m, s);
-    const bool superlu_grid = s.solver == hotspot_solver::superlu && m.grid_layers > 0;
-    const int substeps = s.substeps > 0 && !superlu_grid ? s.substeps : 1;
-    solver = std::make_unique<transient_solver>(m.net, s.sampling_intvl_s, substeps, s.ambient_K, method);
-    solver->max_temperature_K = s.max_temp_K;
-    if (method == integration_method::extrapolated_euler) solver->error_tolerance_K = s.solver_tolerance_K;
-    solver->set_temperatures(initial_temperatures(m, s));
-    if (s.transient_leakage) leaky = std::make_unique<coupled_transient>(m, *solver, make_leakage_fn(m));
+    m_ = build_model(s_, quiet, sink_fp_);
   }
 
-  std::vector<double> row, input_W(n_in), sum_W(n_in, 0.0), node_W, T_out(n_in);
-  std::size_t rows = 0;
-  while (trace.next(row)) {
-    for (std::size_t c = 0; c < row.size(); ++c) input_W[column_input[c]] = row[c];
-    for (std::size_t i = 0; i < n_in; ++i) sum_W[i] += input_W[i];
-    if (transient) {
-      if (natural) {
-        // HotSpot updates r_convec before every row from the current temperatures.
-        const std::vector<double> now = solver->temperatures();
-        convect_at((*sink_T)(m, now));
-        const double max_T = solver->max_temperature_K, tol = solver->error_tolerance_K;
-        solver = std::make_unique<transient_solver>(m.net, s.sampling_intvl_s, solver->substeps(), s.ambient_K,
-                                                    solver->method());
-        solver->max_temperature_K = max_T;
-        solver->error_tolerance_K = tol;
-        solver->set_temperatures(now);
-        if (leaky) leaky = std::make_unique<coupled_transient>(m, *solver, make_leakage_fn(m));
+  void start_transient() {
+    ttrace_ = std::make_unique<output>(s_.ttrace_file, out_, err_);
+    write_names_line(ttrace_->stream(), trace_.names());
+    if (!s_.grid_transient_file.empty()) grid_trace_ = std::make_unique<output>(s_.grid_transient_file, out_, err_);
+    const integration_method method = pick_method(m_, s_);
+    const bool superlu_grid = s_.solver == hotspot_solver::superlu && m_.grid_layers > 0;
+    const int substeps = s_.substeps > 0 && !superlu_grid ? s_.substeps : 1;
+    solver_ = std::make_unique<transient_solver>(m_.net, s_.sampling_intvl_s, substeps, s_.ambient_K, method);
+    solver_->max_temperature_K = s_.max_temp_K;
+    if (method == integration_method::extrapolated_euler) solver_->error_tolerance_K = s_.solver_tolerance_K;
+    solver_->set_temperatures(initial_temperatures(m_, s_));
+    if (s_.transient_leakage) leaky_ = std::make_unique<coupled_transient>(m_, *solver_, make_leakage_fn(m_));
+  }
+
+  // HotSpot updates r_convec before every row from the current temperatures; the solver is
+  // rebuilt on the new network from the same state.
+  void reconvect_transient() {
+    const std::vector<double> now = solver_->temperatures();
+    convect_at((*sink_T_)(m_, now));
+    const double max_T = solver_->max_temperature_K, tol = solver_->error_tolerance_K;
+    solver_ = std::make_unique<transient_solver>(m_.net, s_.sampling_intvl_s, solver_->substeps(), s_.ambient_K,
+                                                 solver_->method());
+    solver_->max_temperature_K = max_T;
+    solver_->error_tolerance_K = tol;
+    solver_->set_temperatures(now);
+    if (leaky_) leaky_ = std::make_unique<coupled_transient>(m_, *solver_, make_leakage_fn(m_));
+  }
+
+  // One power row (0-based `row`): a step, then its line of the transient outputs.
+  void transient_row(std::size_t row) {
+    if (natural_) reconvect_transient();
+    try {
+      if (leaky_) {
+        leaky_->step(input_W_.data());
+      } else {
+        m_.node_power(input_W_.data(), node_W_);
+        solver_->step(node_W_.data());
       }
-      try {
-        if (leaky) {
-          leaky->step(input_W.data());
-        } else {
-          m.node_power(input_W.data(), node_W);
-          solver->step(node_W.data());
-        }
-      } catch (const divergence_error& e) {
-        std::ostringstream msg;
-        msg << e.what() << "; that is " << m.describe_node(e.node) << ", during power row "
-            << rows + 1 << " (" << trace.source() << ":" << trace.line() << ")";
-        throw divergence_error(msg.str(), e.node, e.time_s);
-      }
-      const auto& T = solver->temperatures();
-      for (std::size_t c = 0; c < n_in; ++c) T_out[c] = m.probe_temperature(m.inputs[column_input[c]].probe, T);
-      write_values_line(ttrace->stream(), T_out.data(), n_in, s.decimals);
-      if (grid_trace) {
-        // HotSpot labels each block with the start time of the row.
-        char head[64];
-        std::snprintf(head, sizeof head, "t = %f\n", static_cast<double>(rows) * s.sampling_intvl_s);
-        grid_trace->stream() << head;
-        write_grid_cells(grid_trace->stream(), T.data(), m.grid_layers, m.grid_rows, m.grid_cols, s.decimals);
-      }
+    } catch (const divergence_error& e) {
+      std::ostringstream msg;
+      msg << e.what() << "; that is " << m_.describe_node(e.node) << ", during power row " << row + 1 << " ("
+          << trace_.source() << ":" << trace_.line() << ")";
+      throw divergence_error(msg.str(), e.node, e.time_s);
     }
-    ++rows;
+    const auto& T = solver_->temperatures();
+    const std::size_t n_in = m_.inputs.size();
+    for (std::size_t c = 0; c < n_in; ++c) T_out_[c] = m_.probe_temperature(m_.inputs[column_input_[c]].probe, T);
+    write_values_line(ttrace_->stream(), T_out_.data(), n_in, s_.decimals);
+    if (grid_trace_) {
+      // HotSpot labels each block with the start time of the row.
+      char head[64];
+      std::snprintf(head, sizeof head, "t = %f\n", static_cast<double>(row) * s_.sampling_intvl_s);
+      grid_trace_->stream() << head;
+      write_grid_cells(grid_trace_->stream(), T.data(), m_.grid_layers, m_.grid_rows, m_.grid_cols, s_.decimals);
+    }
   }
-  if (rows == 0) throw input_error(trace.source() + ": no power rows after the header (HotSpot needs at least one)");
-  if (ttrace) ttrace->finish();
-  if (grid_trace) grid_trace->finish();
 
-  // Steady state from the mean power of all rows, as HotSpot.
-  for (double& w : sum_W) w /= static_cast<double>(rows);
-  auto solve_steady = [&] {
-    const steady_solver steady(m.net);
-    if (s.leakage) {
+  std::vector<double> solve_steady(const std::vector<double>& mean_W) {
+    const steady_solver steady(m_.net);
+    if (s_.leakage) {
       leakage_iteration it;
-      it.max_temperature_K = s.max_temp_K;
-      return steady_state(m, steady, sum_W, make_leakage_fn(m), s.ambient_K, it);
+      it.max_temperature_K = s_.max_temp_K;
+      return steady_state(m_, steady, mean_W, make_leakage_fn(m_), s_.ambient_K, it);
     }
-    m.node_power(sum_W.data(), node_W);
-    return steady.solve(node_W, s.ambient_K);
-  };
-  std::vector<double> T;
-  if (!natural) {
-    T = solve_steady();
-  } else {
-    // Natural convection, as HotSpot: solve, update r_convec from the sink's temperature
-    // (0.01 K added) and rebuild, until r_convec moves less than 0.01 K/W. The temperatures
-    // are the last solve's (the rebuilt model keeps the node order).
+    m_.node_power(mean_W.data(), node_W_);
+    return steady.solve(node_W_, s_.ambient_K);
+  }
+
+  // Natural convection, as HotSpot: solve, update r_convec from the sink's temperature
+  // (0.01 K added) and rebuild, until r_convec moves less than 0.01 K/W. The temperatures
+  // are the last solve's (the rebuilt model keeps the node order).
+  std::vector<double> steady_natural(const std::vector<double>& mean_W) {
     constexpr double natural_r_tolerance = 0.01, max_sink_K = 1000;
+    std::vector<double> T;
     for (bool converged = false; !converged;) {
-      const double r_old = s.package.r_convec;
-      T = solve_steady();
-      const double sink_K = (*sink_T)(m, T) + 0.01;
+      const double r_old = s_.package.r_convec;
+      T = solve_steady(mean_W);
+      const double sink_K = (*sink_T_)(m_, T) + 0.01;
       if (sink_K > max_sink_K)
         throw divergence_error("natural convection: the sink passes 1000 K (too much power for this package)",
                                static_cast<std::size_t>(-1), 0);
       convect_at(sink_K);
-      converged = std::abs(s.package.r_convec - r_old) < natural_r_tolerance;
+      converged = std::abs(s_.package.r_convec - r_old) < natural_r_tolerance;
+    }
+    return T;
+  }
+
+  void write_steady(const std::vector<double>& T) {
+    if (!s_.steady_file.empty()) {
+      output f(s_.steady_file, out_, err_);
+      std::string text;
+      for (std::size_t p = 0; p < m_.probes.size(); ++p) {
+        text += m_.probes[p].name;
+        text += '\t';
+        append_fixed(text, m_.probe_temperature(p, T), s_.decimals);
+        text += '\n';
+      }
+      f.stream() << text;
+      f.finish();
+    }
+    if (!s_.grid_steady_file.empty()) {
+      output f(s_.grid_steady_file, out_, err_);
+      write_grid_cells(f.stream(), T.data(), m_.grid_layers, m_.grid_rows, m_.grid_cols, s_.decimals);
+      f.finish();
     }
   }
-  if (!s.steady_file.empty()) {
-    output f(s.steady_file, out, err);
-    std::string text;
-    for (std::size_t p = 0; p < m.probes.size(); ++p) {
-      text += m.probes[p].name;
-      text += '\t';
-      append_fixed(text, m.probe_temperature(p, T), s.decimals);
-      text += '\n';
-    }
-    f.stream() << text;
-    f.finish();
-  }
-  if (!s.grid_steady_file.empty()) {
-    output f(s.grid_steady_file, out, err);
-    write_grid_cells(f.stream(), T.data(), m.grid_layers, m.grid_rows, m.grid_cols, s.decimals);
-    f.finish();
-  }
-}
+
+  hotspot_settings s_;  // natural convection changes s_.package.r_convec as it goes
+  std::ostream& out_;
+  std::ostream& err_;
+  floorplan sink_fp_;
+  compact_model m_;
+  bool natural_;
+  std::optional<sink_temperature> sink_T_;
+  ptrace_reader trace_;
+  std::vector<std::size_t> column_input_;
+  std::unique_ptr<output> ttrace_, grid_trace_;
+  std::unique_ptr<transient_solver> solver_;
+  std::unique_ptr<coupled_transient> leaky_;
+  std::vector<double> input_W_, node_W_, T_out_;
+};
 
 }  // namespace
 
@@ -401,7 +433,7 @@ int run_hotspot_cli(const std::vector<std::string>& args, std::ostream& out, std
       dump_hotspot_config(d.stream(), opts, s);
       d.finish();
     }
-    run(s, out, err);
+    hotspot_session(s, out, err).run();
     return 0;
   } catch (const divergence_error& e) {
     err << "ptsim thermal: error: " << e.what() << "\n";
