@@ -41,7 +41,8 @@ std::string quote(const std::string& s) {
   return o + "\"";
 }
 
-void emit(std::ostringstream& os, const schema_node& s, int indent);
+// nullable: the value may also be null (a property: `key: null` removes an inherited key).
+void emit(std::ostringstream& os, const schema_node& s, int indent, bool nullable = false);
 
 // True when `v` can be written as it is: a JSON number for an integer or number node,
 // true/false for a boolean one.
@@ -108,8 +109,15 @@ void emit_loop_item(std::ostringstream& os, int in) {
      << quote("`- for VAR in A..B: ITEM`: the item once per value") << " }";
 }
 
-void emit_object_body(std::ostringstream& os, const schema_node& s, int in, const std::string* kind_const) {
-  pad(os, in); os << "\"type\": \"object\",\n";
+// "type": "T", or ["T", "null"]: properties, patterns and bounds apply to T's values only,
+// so a null passes them and every other check keeps its place in an editor's report.
+std::string type_of(const char* t, bool nullable) {
+  return nullable ? std::string("[\"") + t + "\", \"null\"]" : std::string("\"") + t + "\"";
+}
+
+void emit_object_body(std::ostringstream& os, const schema_node& s, int in, const std::string* kind_const,
+                      bool nullable = false) {
+  pad(os, in); os << "\"type\": " << type_of("object", nullable) << ",\n";
   pad(os, in); os << "\"additionalProperties\": false,\n";
   emit_loop_keys(os, in);
   pad(os, in); os << "\"properties\": {\n";
@@ -119,8 +127,11 @@ void emit_object_body(std::ostringstream& os, const schema_node& s, int in, cons
     if (kind_const && f.key == "kind") {
       os << "{ \"const\": " << quote(*kind_const) << " }";
     } else {
+      // A property may be null: a scenario that extends another removes an inherited key
+      // with `key: null` (one file does not say whether it extends another; `ptsim
+      // validate` refuses a null where nothing is inherited).
       os << "{\n";
-      emit(os, *f.schema, in + 4);
+      emit(os, *f.schema, in + 4, true);
       os << "\n"; pad(os, in + 2); os << "}";
     }
     os << ",\n";
@@ -138,7 +149,7 @@ void emit_object_body(std::ostringstream& os, const schema_node& s, int in, cons
   // scenario lacks. Names, types, choices and units are checked here.
 }
 
-void emit(std::ostringstream& os, const schema_node& s, int in) {
+void emit(std::ostringstream& os, const schema_node& s, int in, bool nullable) {
   pad(os, in); os << "\"description\": " << quote(s.doc);
   if (s.default_value) {
     os << ",\n"; pad(os, in);
@@ -147,11 +158,12 @@ void emit(std::ostringstream& os, const schema_node& s, int in) {
   }
   os << ",\n";
   switch (s.type) {
-    case node_type::object: emit_object_body(os, s, in, nullptr); break;
+    case node_type::object: emit_object_body(os, s, in, nullptr, nullable); break;
     case node_type::variant: {
       // anyOf, not oneOf: a mapping that takes its `kind` from a template (`use:`) names no
       // kind and may match several variants; with a kind, its const matches one only.
       pad(os, in); os << "\"anyOf\": [\n";
+      if (nullable) { pad(os, in + 2); os << "{ \"type\": \"null\" },\n"; }
       std::size_t i = 0;
       for (const auto& [kind, obj] : s.variants) {
         pad(os, in + 2); os << "{\n";
@@ -164,14 +176,14 @@ void emit(std::ostringstream& os, const schema_node& s, int in) {
     }
     case node_type::map_of:
       // An entry may be null: a derived scenario removes an inherited one (`nvme1: null`).
-      pad(os, in); os << "\"type\": \"object\",\n";
+      pad(os, in); os << "\"type\": " << type_of("object", nullable) << ",\n";
       emit_loop_keys(os, in);
       pad(os, in); os << "\"additionalProperties\": { \"anyOf\": [ { \"type\": \"null\" }, {\n";
       emit(os, *s.element, in + 2);
       os << "\n"; pad(os, in); os << "} ] }";
       break;
     case node_type::list_of:
-      pad(os, in); os << "\"type\": \"array\",\n";
+      pad(os, in); os << "\"type\": " << type_of("array", nullable) << ",\n";
       pad(os, in); os << "\"items\": { \"anyOf\": [\n";
       emit_loop_item(os, in + 2);
       os << ",\n"; pad(os, in + 2); os << "{\n";
@@ -180,6 +192,7 @@ void emit(std::ostringstream& os, const schema_node& s, int in) {
       break;
     case node_type::one_of:
       pad(os, in); os << "\"oneOf\": [\n";
+      if (nullable) { pad(os, in + 2); os << "{ \"type\": \"null\" },\n"; }
       for (std::size_t i = 0; i < s.alternatives.size(); ++i) {
         pad(os, in + 2); os << "{\n";
         emit(os, *s.alternatives[i], in + 4);
@@ -187,21 +200,21 @@ void emit(std::ostringstream& os, const schema_node& s, int in) {
       }
       pad(os, in); os << "]";
       break;
-    case node_type::string: pad(os, in); os << "\"type\": \"string\", \"minLength\": 1"; break;
+    case node_type::string: pad(os, in); os << "\"type\": " << type_of("string", nullable) << ", \"minLength\": 1"; break;
     case node_type::enumeration:
       pad(os, in); os << "\"enum\": [";
       for (std::size_t i = 0; i < s.choices.size(); ++i) os << (i ? ", " : "") << quote(s.choices[i]);
-      os << "]";
+      os << (nullable ? ", null]" : "]");
       break;
-    case node_type::boolean: pad(os, in); os << "\"type\": \"boolean\""; break;
+    case node_type::boolean: pad(os, in); os << "\"type\": " << type_of("boolean", nullable); break;
     case node_type::integer:
     case node_type::number:
-      pad(os, in); os << "\"type\": " << (s.type == node_type::integer ? "\"integer\"" : "\"number\"");
+      pad(os, in); os << "\"type\": " << type_of(s.type == node_type::integer ? "integer" : "number", nullable);
       if (s.min) os << ", \"" << (s.min_exclusive ? "exclusiveMinimum" : "minimum") << "\": " << num(*s.min);
       if (s.max) os << ", \"maximum\": " << num(*s.max);
       break;
     case node_type::quantity:
-      pad(os, in); os << "\"type\": \"string\",\n";
+      pad(os, in); os << "\"type\": " << type_of("string", nullable) << ",\n";
       pad(os, in); os << "\"x-ptsim-unit\": " << quote(unit_hint(s.dim, s.absolute_temperature)) << ",\n";
       pad(os, in); os << "\"pattern\": " << quote("^\\s*[-+]?[0-9.]+([eE][-+]?[0-9]+)?\\s*\\S.*$");
       break;

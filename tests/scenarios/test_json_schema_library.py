@@ -50,4 +50,8 @@ assert flagged("platform:\n  components:\n    cpu9: { kind: cpu_cluster, cores: 
 assert flagged("duraton: 1 s\n") == [[]], "an unknown top-level key"
 assert flagged("platform:\n  components:\n    x: { kind: tpu }\n") == [["platform", "components", "x"]], "a kind"
 assert flagged("policy: { governor: fastest }\n") == [["policy", "governor"]], "a governor"
+# A derived scenario removes inherited keys with null, sections as well as entries.
+assert flagged("extends: default.yaml\npolicy:\n  thermal: null\nplatform:\n  domains: { big: null }\n") == [], \
+    "null removes an inherited key"
+assert flagged("extends: default.yaml\npolicy:\n  thermal: hot\n") == [["policy", "thermal"]], "a string for a section"
 print("ok:", len(files), "files")
