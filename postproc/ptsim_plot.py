@@ -18,6 +18,7 @@ from matplotlib.patches import Rectangle  # noqa: E402
 
 import ptsim_output  # noqa: E402
 import ptsim_results  # noqa: E402
+import ptsim_timeline as tl  # noqa: E402
 
 FORMATS = (".png", ".svg", ".pdf")
 THROTTLE_COLOR = "tab:red"
@@ -73,8 +74,12 @@ def _legend_outside(ax, **kw):
     """A legend right of the axes, so that it never covers data."""
     handles, labels = ax.get_legend_handles_labels()
     if handles:
-        ax.legend(handles, labels, loc="upper left", bbox_to_anchor=(1.01, 1.0),
-                  borderaxespad=0.0, fontsize="small", **kw)
+        # Past a panel's height of entries, more columns in smaller type: a tall legend would
+        # squeeze the axes to nothing.
+        per_column = 12
+        ncol = max(1, math.ceil(len(handles) / per_column))
+        ax.legend(handles, labels, loc="upper left", bbox_to_anchor=(1.01, 1.0), ncol=ncol,
+                  borderaxespad=0.0, fontsize="small" if ncol == 1 else "x-small", **kw)
 
 
 def _title(run, what):
@@ -100,42 +105,99 @@ def throttled_spans(time, throttled, period):
     return [tuple(s) for s in spans]
 
 
-def timeline(path, out, force=False):
+def timeline(path, out, force=False, group="auto", top=None, t_from=None, t_to=None, max_points=None):
     """Frequency, power, temperature and utilisation per domain/component/block over time,
-    with throttled periods shaded."""
+    with throttled periods shaded. group: auto | none | module | kind (ptsim_timeline);
+    top: keep the N largest groups per panel, the rest as 'other'; t_from/t_to: a window in
+    seconds; max_points: samples per series beyond which the mean and the min-max band per
+    pixel column are drawn (default: the axes' width in pixels)."""
     _check_output(out)
+    if group not in tl.GROUPINGS:
+        raise PlotError(f"--group: expected one of {', '.join(tl.GROUPINGS)}, found '{group}'")
+    if top is not None and top < 1:
+        raise PlotError(f"--top: expected a count >= 1, found {top}")
     run = ptsim_results.open_run(path)
     ds = run["timeseries"]
-    time = ds["time"].values
-    period = float(np.median(np.diff(time))) if len(time) > 1 else (time[0] if len(time) else 0.0)
+    all_time = ds["time"].values
+    period = float(np.median(np.diff(all_time))) if len(all_time) > 1 else (all_time[0] if len(all_time) else 0.0)
+    try:
+        idx = tl.select_window(all_time, t_from, t_to)
+    except tl.TimelineError as e:
+        raise PlotError(str(e))
+    time = all_time[idx]
     domains = [str(d) for d in ds["domain"].values]
     components = [str(c) for c in ds["component"].values]
     blocks = [str(b) for b in ds["block"].values]
-    drawn = {
-        "time": time,
-        "frequency_MHz": {d: ds["frequency"].sel(domain=d).values / 1e6 for d in domains},
-        "power_W": {c: ds["power"].sel(component=c).values for c in components},
-        "total_power_W": ds["power"].values.sum(axis=1),
-        "temperature_C": {b: ds["temperature"].sel(block=b).values for b in blocks},
-        "utilization_pct": {d: 100.0 * ds["utilization"].sel(domain=d).values for d in domains},
+    raw = {
+        "frequency_MHz": {d: ds["frequency"].sel(domain=d).values[idx] / 1e6 for d in domains},
+        "power_W": {c: ds["power"].sel(component=c).values[idx] for c in components},
+        "temperature_C": {b: ds["temperature"].sel(block=b).values[idx] for b in blocks},
+        "utilization_pct": {d: 100.0 * ds["utilization"].sel(domain=d).values[idx] for d in domains},
     }
-    throttled = ds["throttled"].values if "throttled" in ds else None
+    grouping = tl.choose_grouping(group, list(raw.values()), domains + components + blocks)
+    if group == "auto" and grouping != "none" and top is None:
+        top = tl.AUTO_TOP
+    kinds = tl.kinds_of(run["scenario"])
+    modules = tl.module_keys(components + blocks + domains)
+    key_of = {"none": lambda n: n, "module": modules.get, "kind": lambda n: tl.kind_of(n, kinds)}[grouping]
+    drawn = {"time": time, "grouping": grouping, "top": top, "members": {}}
+    for quantity, series in raw.items():
+        drawn[quantity], drawn["members"][quantity] = tl.group_series(series, quantity, key_of, top)
+    drawn["total_power_W"] = ds["power"].values[idx].sum(axis=1)
+    throttled = ds["throttled"].values[idx] if "throttled" in ds else None
     drawn["throttled_spans"] = throttled_spans(time, throttled, period)
+    palette = list(plt.get_cmap("tab20").colors)
+    drawn["colors"] = tl.assign_colors([k for q in raw for k in drawn[q]], palette)
 
     fig, axes = plt.subplots(4, 1, figsize=(12, 11), sharex=True, constrained_layout=True)
+    if max_points is None:
+        max_points = max(200, int(axes[0].get_window_extent().width))
+    drawn["envelope"] = len(time) > max_points
     panels = [
-        (axes[0], drawn["frequency_MHz"], "frequency (MHz)", "steps-pre"),
-        (axes[1], drawn["power_W"], "power (W)", "steps-pre"),
-        (axes[2], drawn["temperature_C"], "temperature (°C)", "default"),
-        (axes[3], drawn["utilization_pct"], "utilisation (%)", "steps-pre"),
+        (axes[0], "frequency_MHz", "frequency (MHz)", "steps-pre"),
+        (axes[1], "power_W", "power (W)", "steps-pre"),
+        (axes[2], "temperature_C", "temperature (°C)", "default"),
+        (axes[3], "utilization_pct", "utilisation (%)", "steps-pre"),
     ]
-    for ax, series, ylabel, style in panels:
-        for name, values in series.items():
-            ax.plot(time, values, label=name, drawstyle=style, linewidth=1.1)
+    # Sample k holds the period (time[k] - period, time[k]]: a step drawn back to its start.
+    t_steps = np.concatenate([[time[0] - period], time]) if len(time) else time
+
+    def stepped(values):
+        return np.concatenate([[values[0]], values]) if len(values) else values
+
+    for ax, quantity, ylabel, style in panels:
+        how = tl._AGGREGATE[quantity]
+        stacked = quantity == "power_W"  # the groups stacked: the top edge is the platform total
+        base = np.zeros(len(time))
+        for key, values in drawn[quantity].items():
+            label = tl._label(key, drawn["members"][quantity][key], how)
+            color = drawn["colors"][key]
+            if drawn["envelope"]:
+                t, mean, lo, hi = tl.envelope(time, values, max_points)
+                if stacked:
+                    _, below, _, _ = tl.envelope(time, base, max_points)
+                    ax.fill_between(t, below, below + mean, color=color, alpha=0.8, linewidth=0, step="pre", label=label)
+                else:
+                    ax.fill_between(t, lo, hi, color=color, alpha=0.25, linewidth=0,
+                                    step="pre" if style == "steps-pre" else None)
+                    ax.plot(t, mean, label=label, color=color, drawstyle=style, linewidth=1.1)
+            elif stacked:
+                ax.fill_between(t_steps, stepped(base), stepped(base + values), color=color, alpha=0.8,
+                                linewidth=0, step="pre", label=label)
+            elif style == "steps-pre":
+                ax.plot(t_steps, stepped(values), label=label, color=color, drawstyle=style, linewidth=1.1)
+            else:
+                ax.plot(time, values, label=label, color=color, drawstyle=style, linewidth=1.1)
+            base = base + values if stacked else base
         ax.set_ylabel(ylabel)
         ax.grid(True, alpha=0.3)
-    axes[1].plot(time, drawn["total_power_W"], label="platform total", color="black",
-                 linestyle="--", linewidth=1.2, drawstyle="steps-pre")
+    if drawn["envelope"]:
+        t, mean, lo, hi = tl.envelope(time, drawn["total_power_W"], max_points)
+        axes[1].fill_between(t, lo, hi, color="black", alpha=0.15, linewidth=0, step="pre")
+        axes[1].plot(t, mean, label="platform total", color="black", linestyle="--", linewidth=1.2, drawstyle="steps-pre")
+    else:
+        axes[1].plot(t_steps, stepped(drawn["total_power_W"]), label="platform total", color="black",
+                     linestyle="--", linewidth=1.2, drawstyle="steps-pre")
     axes[3].set_ylim(-2, 102)
     for ax in axes:
         for i, (a, b) in enumerate(drawn["throttled_spans"]):
@@ -145,12 +207,13 @@ def timeline(path, out, force=False):
     axes[-1].set_xlabel("time (s)")
     if len(time):
         axes[-1].set_xlim(max(0.0, time[0] - period), time[-1])
-    fig.suptitle(_title(run, "timeline"))
+    what = "timeline" if grouping == "none" else f"timeline, per {grouping}"
+    fig.suptitle(_title(run, what))
     _save(fig, out, force)
     return drawn
 
 
-def _parse_time(text):
+def _parse_time(text, option="--at"):
     """Seconds from '2.5', '2.5 s', '300 ms' or '50 us'."""
     t = str(text).strip()
     for suffix, scale in (("ms", 1e-3), ("us", 1e-6), ("s", 1.0)):
@@ -162,7 +225,8 @@ def _parse_time(text):
     try:
         return float(t)
     except ValueError:
-        raise PlotError(f"--at: expected a time ('2.5 s', '300 ms') or 'peak', found '{text}'")
+        raise PlotError(f"{option}: expected a time ('2.5 s', '300 ms')" + (" or 'peak'" if option == "--at" else "")
+                        + f", found '{text}'")
 
 
 def heatmap(path, out, at="peak", force=False):
@@ -366,6 +430,12 @@ def main(argv=None):
     t = sub.add_parser("timeline", help="frequency, power, temperature, utilisation over time")
     t.add_argument("run")
     t.add_argument("-o", "--output", required=True)
+    t.add_argument("--group", default="auto", choices=tl.GROUPINGS,
+                   help="series per component/block/domain (none), per module (gpu3, hbm3, nvlink3, pcie_gpu3: GPU 3's), "
+                        "per kind, or auto (default: none while a panel has at most 8 series)")
+    t.add_argument("--top", type=int, help="keep the N largest groups per panel, the rest as 'other'")
+    t.add_argument("--from", dest="t_from", help="start of the time window ('2 s', '500 ms')")
+    t.add_argument("--to", dest="t_to", help="end of the time window")
     h = sub.add_parser("heatmap", help="floorplan coloured by temperature")
     h.add_argument("run")
     h.add_argument("-o", "--output", required=True)
@@ -385,7 +455,9 @@ def main(argv=None):
     a = p.parse_args(argv)
     try:
         if a.command == "timeline":
-            timeline(a.run, a.output, force=a.force)
+            timeline(a.run, a.output, force=a.force, group=a.group, top=a.top,
+                     t_from=None if a.t_from is None else _parse_time(a.t_from, "--from"),
+                     t_to=None if a.t_to is None else _parse_time(a.t_to, "--to"))
         elif a.command == "heatmap":
             heatmap(a.run, a.output, a.at, force=a.force)
         elif a.command == "pareto":
