@@ -238,6 +238,11 @@ std::vector<std::string> names_in(const std::vector<labelled_summary>& entries) 
 }
 
 std::string unknown_metric(const std::vector<labelled_summary>& entries, const std::string& metric) {
+  // A metric the catalogue knows but no run has a number for (a latency where no request
+  // finished, a cap metric without a cap): not a misspelling.
+  if (meaning_of(metric))
+    return "no run has a value of '" + metric + "' (absent or not a number in every run: " +
+           "e.g. a latency where no request finished, a cap's metric without a cap)";
   std::string m = "no run has the metric '" + metric + "'";
   const std::string near = text::nearest_name(metric, names_in(entries));
   if (!near.empty()) m += "; did you mean '" + near + "'?";

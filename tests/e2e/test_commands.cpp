@@ -52,6 +52,14 @@ TEST_CASE("list and schema come from the code's declarations") {
     CHECK_MESSAGE(comp.out.find(c) != std::string::npos, c);
   const result wl = run_ptsim(s.dir, "list workloads");
   for (const char* w : {"mobilenet_v2", "resnet50", "image_preprocess"}) CHECK(wl.out.find(w) != std::string::npos);
+  // Metrics from the catalogue, with units and direction, per-label families included.
+  const result met = run_ptsim(s.dir, "list metrics");
+  CHECK(met.exit_code == 0);
+  for (const char* m : {"perf_per_watt", "energy_J[<component>]", "ttft_p99_s[<llm stream>]", "energy_group_J[<group>]",
+                        "latency_p99_s[<stream>]", "peak_power_cap_window_W"})
+    CHECK_MESSAGE(met.out.find(m) != std::string::npos, m);
+  CHECK(met.out.find("perf_per_watt               throughput per J  higher  ") != std::string::npos);
+  CHECK(met.out.find("latency_p99_s               s                 lower   ") != std::string::npos);
   const result sc = run_ptsim(s.dir, "list scenarios");
   CHECK(sc.out.find("default.yaml") != std::string::npos);
   CHECK(sc.out.find("INVALID") == std::string::npos);

@@ -159,4 +159,9 @@ TEST_CASE("an unknown metric gets the nearest one the runs have") {
             .find("no run has the metric 'latncy_p99_s'; did you mean 'latency_p99_s'?") != std::string::npos);
   CHECK(error_of([&] { decide(e, parse_objective("perf_per_watt"), {parse_constraint("throtled_fraction[big] < 1")}); })
             .find("did you mean 'throttled_fraction[big]'?") != std::string::npos);
+  // A catalogue metric no run has a number for is said as such, not as a misspelling of itself.
+  const std::string absent =
+      error_of([&] { decide(e, parse_objective("perf_per_watt"), {parse_constraint("peak_power_cap_window_W < 1")}); });
+  CHECK(absent.find("no run has a value of 'peak_power_cap_window_W'") != std::string::npos);
+  CHECK(absent.find("did you mean") == std::string::npos);
 }

@@ -1,4 +1,4 @@
-// ptsim list governors|components|workloads|scenarios — generated from the code's own
+// ptsim list governors|components|workloads|scenarios|metrics — generated from the code's own
 // declarations (governor registry, scenario schema, model zoo, scenario library).
 #include <algorithm>
 #include <filesystem>
@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "commands.hpp"
+#include "ptsim/postproc/metric_catalogue.hpp"
 #include "ptsim/power/governor.hpp"
 #include "ptsim/power/thermal_governor.hpp"
 #include "ptsim/scenarios/scenario.hpp"
@@ -86,6 +87,35 @@ void list_workloads() {
   }
 }
 
+// Units as a reader sees them: the workload's throughput units are named, not templated.
+std::string shown_units(std::string_view units) {
+  if (units == "{throughput}") return "throughput units";
+  if (units == "{per_joule}") return "throughput per J";
+  return std::string(units);
+}
+
+void list_metrics() {
+  using postproc::better_name;
+  std::cout << "summary metrics (ptsim report, --best, --where; a run has those that apply):\n";
+  for (const auto& m : postproc::summary_metrics())
+    std::cout << "  " << std::left << std::setw(28) << m.name << std::setw(18) << shown_units(m.units)
+              << std::setw(8) << better_name(m.direction) << m.description << "\n";
+  std::cout << "per label (NAME[label]; a run with one stream also has the per-stream ones as NAME):\n";
+  for (const auto& m : postproc::labelled_metrics()) {
+    const char* label = "";
+    switch (m.over) {
+      case postproc::label_kind::stream: label = "[<stream>]"; break;
+      case postproc::label_kind::llm_stream: label = "[<llm stream>]"; break;
+      case postproc::label_kind::component: label = "[<component>]"; break;
+      case postproc::label_kind::group: label = "[<group>]"; break;
+    }
+    std::cout << "  " << std::left << std::setw(28) << (std::string(m.name) + label) << std::setw(18)
+              << shown_units(m.units) << std::setw(8) << better_name(m.direction) << m.description << "\n";
+  }
+  std::cout << "columns of the per-unit and per-domain tables rank as NAME[unit] or NAME[domain]\n"
+               "(e.g. throttled_fraction[big]); higher/lower: which way --best takes without max:/min:\n";
+}
+
 void list_scenarios() {
   for (const auto& d : scenario_dirs()) {
     if (!fs::is_directory(d)) continue;
@@ -115,14 +145,15 @@ void list_scenarios() {
 
 void add_list(CLI::App& app) {
   auto what = std::make_shared<std::string>();
-  CLI::App* cmd = app.add_subcommand("list", "List governors, components, workloads or scenarios");
-  cmd->add_option("what", *what, "governors, components, workloads or scenarios")
+  CLI::App* cmd = app.add_subcommand("list", "List governors, components, workloads, scenarios or metrics");
+  cmd->add_option("what", *what, "governors, components, workloads, scenarios or metrics")
       ->required()
-      ->check(CLI::IsMember({"governors", "components", "workloads", "scenarios"}));
+      ->check(CLI::IsMember({"governors", "components", "workloads", "scenarios", "metrics"}));
   cmd->callback([what] {
     if (*what == "governors") list_governors();
     else if (*what == "components") list_components();
     else if (*what == "workloads") list_workloads();
+    else if (*what == "metrics") list_metrics();
     else list_scenarios();
   });
 }

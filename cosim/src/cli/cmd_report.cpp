@@ -95,13 +95,15 @@ void add_report(CLI::App& app) {
   cmd->add_flag("--force", a->force, "Replace an existing output file (a regular file only)");
   cmd->add_option("--best", a->best,
                   "Name the best configuration: max:METRIC, min:METRIC, or a METRIC whose "
-                  "direction is known (perf_per_watt, throughput: higher; energy_J, latency_*, "
-                  "*_power_W, peak_temperature_C, throttled_fraction*: lower)")
+                  "direction is known: every summary metric and per-label form, e.g. perf_per_watt, "
+                  "ttft_p99_s[chat], energy_J[gpu0] (`ptsim list metrics` lists each with its units "
+                  "and direction)")
       ->type_name("METRIC")
       ->allow_extra_args(false);
   cmd->add_option("--where", a->where,
-                  "Constraint for --best: \"METRIC OP NUMBER\", OP one of < <= > >= == "
-                  "(repeatable: all must hold)")
+                  "Constraint for --best: \"METRIC OP NUMBER [UNIT]\", OP one of < <= > >= ==, "
+                  "e.g. \"latency_p99_s[camera] < 33 ms\" (repeatable: all must hold; metrics: "
+                  "`ptsim list metrics`)")
       ->type_name("EXPR")
       ->allow_extra_args(false);  // one expression per --where: what follows is a result
   cmd->add_flag("--each-run", a->each_run,
