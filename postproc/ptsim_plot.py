@@ -297,7 +297,11 @@ def _configurations(inputs):
     return ptsim_results.by_configuration(runs)
 
 
-def _axis_label(metric, units):
+def _axis_label(metric, units, run_units=None):
+    """'metric (unit)'; where the runs disagree on the unit, every unit they use."""
+    mixed = (run_units or {}).get(metric)
+    if mixed:
+        return f"{metric} (mixed units: {', '.join(sorted(set(mixed.values())))})"
     u = units.get(metric, "")
     return f"{metric} ({u})" if u else metric
 
@@ -360,8 +364,9 @@ def pareto(inputs, out, x="latency_p99_s", y="perf_per_watt", force=False):
         ax.annotate(label, (xs[i], ys[i]), textcoords="offset points",
                     xytext=(6, 6 if i % 2 == 0 else -12), fontsize="small")
     arrow = {"max": "higher is better", "min": "lower is better"}
-    ax.set_xlabel(f"{_axis_label(x, units)}, {arrow[x_dir]}")
-    ax.set_ylabel(f"{_axis_label(y, units)}, {arrow[y_dir]}")
+    run_units = configs.attrs.get("run_units", {})
+    ax.set_xlabel(f"{_axis_label(x, units, run_units)}, {arrow[x_dir]}")
+    ax.set_ylabel(f"{_axis_label(y, units, run_units)}, {arrow[y_dir]}")
     ax.grid(True, alpha=0.3)
     if configs["n"].max() > 1:
         ax.plot([], [], " ", label="bars: 95% CI over seeds")
@@ -403,7 +408,7 @@ def compare(inputs, out, metrics=None, force=False):
         for b, v in zip(bars, values):
             if not np.isfinite(v):
                 b.set_hatch("xx")
-        ax.set_ylabel(_axis_label(m, units))
+        ax.set_ylabel(_axis_label(m, units, configs.attrs.get("run_units", {})))
         try:
             better = {"max": "higher is better", "min": "lower is better"}[ptsim_results.direction(m, configs.attrs.get("better"))]
         except ValueError:

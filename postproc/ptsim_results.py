@@ -314,19 +314,23 @@ def open_sweep(inputs):
     Columns: run_id (index), path, seed, the swept scenario parameters (by dotted path, as
     text), the summary metrics, and the per-domain / per-unit values named as
     `ptsim report` names them ("throttled_fraction[big]", "busy_s[npu]").
-    DataFrame.attrs: 'params' (swept paths), 'units' (metric -> unit), 'better' (metric ->
+    DataFrame.attrs: 'params' (swept paths), 'units' (metric -> unit, where every run
+    agrees; a metric whose runs disagree, as throughput in tokens/s beside inferences/s, is
+    absent there), 'run_units' (such a metric -> {run_id: unit}), 'better' (metric ->
     'higher' / 'lower', from the files), 'config' (run_id -> configuration key, equal for
     runs that differ only by seed).
     """
     paths = find_runs(inputs)
-    rows, scenarios, units, better = [], [], {}, {}
+    rows, scenarios, per_run_units, better = [], [], {}, {}
     for p in paths:
         attrs, summary, u, b, per = _read_summary(p)
-        units.update(u)
+        run_id = os.path.splitext(os.path.basename(p))[0]
+        for metric, unit in u.items():
+            per_run_units.setdefault(metric, {})[run_id] = unit
         better.update(b)
         scenario = dict(flatten_yaml(attrs.get("scenario", "")))
         scenarios.append(scenario)
-        rows.append({"run_id": os.path.splitext(os.path.basename(p))[0], "path": p,
+        rows.append({"run_id": run_id, "path": p,
                      "seed": int(attrs.get("seed", 0)), **summary, **per})
     params = swept_parameters(scenarios)
     if len(params) > _MAX_LABEL_PARAMS:
@@ -338,7 +342,9 @@ def open_sweep(inputs):
     front = ["path", "seed", *params]
     frame = frame[front + [c for c in frame.columns if c not in front]]
     frame.attrs["params"] = params
-    frame.attrs["units"] = units
+    frame.attrs["units"] = {m: next(iter(set(by_run.values()))) for m, by_run in per_run_units.items()
+                            if len(set(by_run.values())) == 1}
+    frame.attrs["run_units"] = {m: by_run for m, by_run in per_run_units.items() if len(set(by_run.values())) > 1}
     frame.attrs["better"] = better
     frame.attrs["config"] = {
         r["run_id"]: "\x1e".join(f"{k}\x1f{v}" for k, v in s.items() if k != "seed")
@@ -427,6 +433,7 @@ def by_configuration(runs):
     out = pd.DataFrame(rows)
     out.attrs["params"] = params
     out.attrs["units"] = runs.attrs.get("units", {})
+    out.attrs["run_units"] = runs.attrs.get("run_units", {})
     out.attrs["better"] = runs.attrs.get("better", {})
     return out
 

@@ -66,6 +66,17 @@ try:
                          capture_output=True, text=True)
     assert cli.returncode == 0, cli.stderr
 
+    # Runs of different throughput units side by side (an LLM run in tokens/s, a camera run
+    # in inferences/s): no unit is claimed for throughput, each run's is kept.
+    camera = R.run("camera.h5")
+    llm = os.path.join(out, "runs", files[0])
+    mixed = ptsim_results.open_sweep([camera, llm])
+    assert "throughput" not in mixed.attrs["units"], mixed.attrs["units"].get("throughput")
+    assert mixed.attrs["run_units"]["throughput"] == {"camera": "inferences/s",
+                                                      os.path.splitext(files[0])[0]: "tokens/s"}
+    assert mixed.attrs["units"]["energy_J"] == "J" and "energy_J" not in mixed.attrs["run_units"]
+    drawn = ptsim_plot.compare([camera, llm], os.path.join(R.dir, "mixed.png"), ["throughput", "energy_J"])
+
     # Any YAML: anchors and aliases followed (what files before schema 1.5 stored).
     aliased = "a: &x {opps: &1 [1, 2], f: \"2 GHz\"}\nb: *x\nc: *1\nd: ~\ne: ''\n"
     assert ptsim_results.flatten_yaml(aliased) == [
