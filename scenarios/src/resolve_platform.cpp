@@ -130,7 +130,7 @@ bool place_in_memory_domain(const view& c, tlm_config::memory_config& m, compone
     for (const auto& t : sc.policy.memory_throttles)
       if (t.component == m.name && t.ceiling_hz < dom.opps.min_hz())
         c.fail("throttle_freq is below the lowest OPP of domain '" + dom.name + "' (" +
-                   std::to_string(dom.opps.min_hz() / 1e6) + " MHz)",
+                   fmt_g(dom.opps.min_hz() / 1e6) + " MHz)",
                "throttle_freq");
     return true;
   }

@@ -91,7 +91,7 @@ void resolve_dram(const std::string& name, const std::string& kind, const view& 
   }
   if (c.has("throttle_temp") != c.has("throttle_freq"))
     c.fail("throttle_temp and throttle_freq go together", c.has("throttle_temp") ? "throttle_freq" : "throttle_temp");
-  if (c.has("domain") && c.has("throttle_temp"))
+  if (c.has("domain") && c.has("throttle_temp") && c.has("throttle_freq"))
     sc.policy.memory_throttles.push_back(
         {name, c.str("domain"), c.si("throttle_temp"), c.si("throttle_hysteresis"), c.si("throttle_freq")});
 }
