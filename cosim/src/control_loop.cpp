@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <stdexcept>
 
 namespace ptsim::cosim {
@@ -44,6 +45,7 @@ struct control_loop::domain {
   const power::dvfs_domain_config* cfg;
   std::unique_ptr<power::cpufreq_governor> gov;
   double ceiling_hz;        // thermal limit (table max when none)
+  double memory_ceiling_hz; // a memory domain's own temperature limit (table max when none)
   double power_ceiling_hz;  // power-cap limit (table max when none)
   double request_hz;        // the governor's last request
   double target_hz;         // what the domain was last set to
@@ -61,6 +63,7 @@ control_loop::control_loop(const scenarios::scenario& sc)
   block_temp_ = plant_.block_temperatures_K();
   update_sensors(true);
   start_power_cap();
+  start_memory_throttles();
   size_outputs();
 }
 
@@ -76,10 +79,11 @@ void control_loop::start_domains() {
     domain_names_.push_back(d.name);
     domain dm;
     dm.cfg = &d;
-    const auto& choice = sc_.policy.governor_for(d.name);
+    const auto& choice = sc_.policy.governor_for(d);
     dm.gov = power::governor_registry::instance().create(choice.name, choice.values);
     dm.gov->start(d.opps, d.transition_latency.value());
     dm.ceiling_hz = d.opps.max_hz();
+    dm.memory_ceiling_hz = d.opps.max_hz();
     dm.power_ceiling_hz = d.opps.max_hz();
     dm.request_hz = dm.target_hz = 0;
     doms_.push_back(std::move(dm));
@@ -139,7 +143,7 @@ void control_loop::start_zones() {
   for (const power::thermal_zone_spec* spec : specs) {
     if (spec->governor == "none") continue;
     std::vector<power::cooler*> devices;
-    for (const auto& n : spec->cooling.empty() ? domain_names_ : spec->cooling) devices.push_back(&cooler_named(n));
+    for (const auto& n : spec->cooling.empty() ? compute_domain_names() : spec->cooling) devices.push_back(&cooler_named(n));
     add_zone(spec->name, spec->sensor);
     tzones_.emplace_back(spec->name, power::thermal_governor_registry::instance().create(spec->governor, spec->values),
                          spec->zone, std::move(devices));
@@ -167,12 +171,62 @@ power::cooler& control_loop::cooler_named(const std::string& n) {
   return *coolers_.back();
 }
 
+// The domains that clock compute units: a zone or cap that names no domains acts on these
+// (a memory domain is cut by its own temperature limit, or where a policy names it).
+std::vector<std::string> control_loop::compute_domain_names() const {
+  std::vector<std::string> out;
+  for (const auto& d : sc_.domains)
+    if (!d.memory) out.push_back(d.name);
+  return out;
+}
+
+// Memories' own temperature limits, each on its memory's block and domain.
+void control_loop::start_memory_throttles() {
+  for (const auto& t : sc_.policy.memory_throttles) {
+    memory_limit m;
+    m.spec = &t;
+    m.domain = domain_index(t.domain);
+    // A ceiling between two OPPs is the one below it, as a driver maps a maximum.
+    const auto& opps = doms_[m.domain].cfg->opps;
+    m.ceiling_hz = opps.frequency_hz(opps.index_at_most(t.ceiling_hz));
+    bool found = false;
+    for (std::size_t i = 0; i < sc_.components.size(); ++i)
+      if (sc_.components[i].name == t.component) m.block = comps_[i].block, found = true;
+    if (!found) throw std::invalid_argument("memory throttle: no component '" + t.component + "'");
+    mem_limits_.push_back(m);
+  }
+  mem_hot_.assign(mem_limits_.size(), false);
+}
+
+// Each memory's limit from its block's temperature after this period's step: over the limit
+// its domain's ceiling is the throttle clock, until it cools below limit - hysteresis.
+void control_loop::memory_throttle_update() {
+  for (auto& d : doms_) d.memory_ceiling_hz = d.cfg->opps.max_hz();
+  for (std::size_t k = 0; k < mem_limits_.size(); ++k) {
+    const memory_limit& m = mem_limits_[k];
+    const double T = block_temp_[m.block];
+    if (T >= m.spec->temp_K) mem_hot_[k] = true;
+    else if (T < m.spec->temp_K - m.spec->hysteresis_K) mem_hot_[k] = false;
+    if (mem_hot_[k]) doms_[m.domain].memory_ceiling_hz = std::min(doms_[m.domain].memory_ceiling_hz, m.ceiling_hz);
+  }
+}
+
+const std::string& control_loop::memory_limit_component(std::size_t k) const { return mem_limits_[k].spec->component; }
+double control_loop::memory_limit_K(std::size_t k) const { return mem_limits_[k].spec->temp_K; }
+double control_loop::memory_limit_block_K(std::size_t k) const { return block_temp_[mem_limits_[k].block]; }
+std::size_t control_loop::memory_limit_domain(std::size_t k) const { return mem_limits_[k].domain; }
+
+std::optional<std::size_t> control_loop::memory_domain_of(std::size_t d) const {
+  const auto m = sc_.memory_domain_of(d);
+  return m == scenarios::component_ref::none ? std::nullopt : std::optional<std::size_t>(m);
+}
+
 // Power cap: the capped domains (default all).
 void control_loop::start_power_cap() {
   const auto& pc = sc_.policy.power_cap;
   if (!pc) return;
   capper_ = std::make_unique<power::power_capper>(*pc, period_s_);
-  std::vector<std::string> names = pc->domains.empty() ? domain_names_ : pc->domains;
+  std::vector<std::string> names = pc->domains.empty() ? compute_domain_names() : pc->domains;
   for (const auto& n : names) {
     const std::size_t di = domain_index(n);
     power::capped_domain cd;
@@ -210,7 +264,7 @@ std::vector<std::pair<double, double>> control_loop::initial_points() {
     s.policy_min_hz = d.cfg->opps.min_hz();
     s.policy_max_hz = d.cfg->opps.max_hz();
     // A fresh governor instance so the run's governor state starts clean.
-    const auto& choice = sc_.policy.governor_for(d.cfg->name);
+    const auto& choice = sc_.policy.governor_for(*d.cfg);
     auto g = power::governor_registry::instance().create(choice.name, choice.values);
     g->start(d.cfg->opps, d.cfg->transition_latency.value());
     const double hz = g->update(s);
@@ -259,6 +313,8 @@ const std::vector<dvfs_decision>& control_loop::tick(double now_s, const std::ve
   for (std::size_t z = 0; z < tzones_.size(); ++z) tzones_[z].poll(now_s, zone_reading_[z]);
   // 4. Power cap: ceilings from the platform power just measured.
   if (capper_) power_cap_update();
+  // 4b. Memories' own temperature limits (HBM throttling), on their blocks' temperatures.
+  if (!mem_limits_.empty()) memory_throttle_update();
   dvfs_phase(now_s, in, dom_in);
   return decisions_;
 }
@@ -336,14 +392,16 @@ void control_loop::dvfs_phase(double now_s, const std::vector<component_input>& 
     s.policy_max_hz = opps.max_hz();
     dm.request_hz = dm.gov->update(s);
     dom_request_[d] = dm.request_hz;
-    const double ceiling = std::min(dm.ceiling_hz, dm.power_ceiling_hz);
+    // A memory's own temperature limit is a thermal ceiling too (max of the table unless hot).
+    const double thermal_ceiling = std::min(dm.ceiling_hz, dm.memory_ceiling_hz);
+    const double ceiling = std::min(thermal_ceiling, dm.power_ceiling_hz);
     const std::size_t idx = opps.index_at_most(std::min(dm.request_hz, ceiling));
     const double hz = opps.frequency_hz(idx);
     dom_throttled_[d] = hz < dm.request_hz - 0.5;
     // The binding limit is the lower ceiling; a tie goes to thermal (the safety limit).
     dom_reason_[d] = !dom_throttled_[d]                         ? throttle_reason::none
-                     : dm.ceiling_hz <= dm.power_ceiling_hz ? throttle_reason::thermal
-                                                            : throttle_reason::power;
+                     : thermal_ceiling <= dm.power_ceiling_hz ? throttle_reason::thermal
+                                                              : throttle_reason::power;
     dom_ceiling_[d] = ceiling;
     if (hz != dm.target_hz) {
       dm.target_hz = hz;

@@ -348,6 +348,7 @@ run_outcome run_scenario(const scenarios::scenario& sc, const run_options& opts)
   totals.peak_window_s = sc.record_period.value();
   totals.streams = streams_of(sc, plat);
   std::vector<bool> was_throttled(sc.domains.size(), false);
+  std::vector<bool> memory_was_hot(loop.memory_limit_hot().size(), false);
   progress_meter progress(opts.progress, sc.duration.value());
   cap_watch cap(sc, T);
   if (cap.ticks) {
@@ -397,6 +398,20 @@ run_outcome run_scenario(const scenarios::scenario& sc, const run_options& opts)
       }
     }
     record_throttling(now, T, sc, loop, was_throttled, writer, totals, counted);
+    // A memory's own temperature limit (HBM throttling): when it trips and when it releases.
+    for (std::size_t k = 0; k < loop.memory_limit_hot().size(); ++k) {
+      const bool hot = loop.memory_limit_hot()[k];
+      if (hot == memory_was_hot[k]) continue;
+      memory_was_hot[k] = hot;
+      char what[160];
+      std::snprintf(what, sizeof what, "%s at %.1f degC, limit %.1f degC: %s", loop.memory_limit_component(k).c_str(),
+                    loop.memory_limit_block_K(k) - 273.15, loop.memory_limit_K(k) - 273.15,
+                    hot ? "memory clock ceiling " : "memory clock ceiling lifted");
+      const double ceiling = loop.domain_ceiling_hz()[loop.memory_limit_domain(k)];
+      writer.add_event({now, hot ? "memory_throttle_start" : "memory_throttle_end",
+                        sc.domains[loop.memory_limit_domain(k)].name,
+                        std::string(what) + (hot ? fmt_hz(ceiling) : std::string()), ceiling});
+    }
     for (const auto& dec : decisions)
       writer.add_event({now, "dvfs", sc.domains[dec.domain].name,
                         "set " + fmt_hz(dec.hz) +

@@ -54,21 +54,28 @@ class memory_device_power final : public component_power_model {
  public:
   explicit memory_device_power(const memory_power_params& p) : m_(p), p_(p) {}
 
-  power_sample step(const component_activity& a, const domain_electrical&, double, double period_s) override {
+  power_sample step(const component_activity& a, const domain_electrical& e, double, double period_s) override {
     power_sample out;
+    // In a memory DVFS domain: its clock sets the background, its traffic the domain's load.
+    out.busy = m_.busy_share(a.bytes_read + a.bytes_written, period_s, e.avg_hz);
+    out.activity = out.busy;
     if (!a.idle_s.empty()) {  // NVMe power states (APST)
       out.watts = m_.with_states_W(a.bytes_read, a.bytes_written, period_s, a.idle_s);
       double resident = 0;
       for (double s : a.idle_s) resident += s / period_s;
       out.low_power_share = std::min(1.0, resident);
     } else {
-      out.watts = m_.step_W(a.bytes_read, a.bytes_written, period_s);
+      out.watts = m_.step_W(a.bytes_read, a.bytes_written, period_s, e.avg_hz, e.avg_volts);
       out.low_power_share = m_.in_self_refresh() ? 1.0 : 0.0;
     }
     return out;
   }
 
-  double at_opp_W(double, double, double, double) const override { return m_.background_W(); }
+  /// At another clock: its background there plus refresh (the traffic's energy per byte
+  /// does not depend on the clock). Without a clock: the background.
+  double at_opp_W(double volts, double hz, double, double) const override {
+    return p_.max_hz > 0 ? m_.background_at_W(hz, volts) + p_.refresh_W : m_.background_W();
+  }
 
   double floor_W(double, double) const override {
     double p = p_.background_W + p_.refresh_W;

@@ -32,6 +32,7 @@ governor_registry::governor_registry() : registry("cpufreq governor") {
   register_performance(*this);
   register_powersave(*this);
   register_schedutil(*this);
+  register_simple_ondemand(*this);
   register_userspace(*this);
 }
 

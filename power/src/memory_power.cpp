@@ -1,5 +1,7 @@
 #include "ptsim/power/memory_power.hpp"
 
+#include <algorithm>
+
 #include "check.hpp"
 
 namespace ptsim::power {
@@ -10,14 +12,30 @@ memory_power_model::memory_power_model(const memory_power_params& p)
       e_write_(detail::require_non_negative("energy_per_byte_write_J", p.energy_per_byte_write_J)),
       refresh_W_(detail::require_non_negative("refresh_W", p.refresh_W)),
       sr_W_(p.self_refresh_W < 0 ? -1.0 : detail::require_non_negative("self_refresh_W", p.self_refresh_W)),
-      sr_after_s_(detail::require_non_negative("self_refresh_after_s", p.self_refresh_after_s)) {
+      sr_after_s_(detail::require_non_negative("self_refresh_after_s", p.self_refresh_after_s)),
+      max_hz_(detail::require_non_negative("max_hz", p.max_hz)),
+      max_v_(detail::require_non_negative("max_volts", p.max_volts)),
+      clock_share_(detail::require_range("clock_scaled_share", p.clock_scaled_share, 0.0, 1.0)),
+      sustained_Bps_(detail::require_non_negative("sustained_Bps", p.sustained_Bps)) {
   for (double w : p.low_power_state_W) state_W_.push_back(detail::require_non_negative("low_power_state_W", w));
 }
 
-double memory_power_model::power_W(double bytes_read, double bytes_written, double period_s) const {
+double memory_power_model::background_at_W(double hz, double volts) const {
+  if (!(max_hz_ > 0.0) || !(hz > 0.0)) return background_W_;
+  const double v = max_v_ > 0.0 && volts > 0.0 ? volts / max_v_ : 1.0;
+  return background_W_ * v * v * ((1.0 - clock_share_) + clock_share_ * hz / max_hz_);
+}
+
+double memory_power_model::busy_share(double bytes, double period_s, double hz) const {
+  if (!(max_hz_ > 0.0) || !(sustained_Bps_ > 0.0) || !(hz > 0.0) || !(period_s > 0.0)) return 0.0;
+  return std::min(1.0, bytes / (sustained_Bps_ * hz / max_hz_ * period_s));
+}
+
+double memory_power_model::power_W(double bytes_read, double bytes_written, double period_s, double hz,
+                                   double volts) const {
   // A zero period would turn any traffic into infinite power: a caller bug, said loudly.
   if (!(period_s > 0.0)) detail::bad_param("period_s", "a value > 0 s", period_s);
-  return background_W_ + refresh_W_ + (e_read_ * bytes_read + e_write_ * bytes_written) / period_s;
+  return background_at_W(hz, volts) + refresh_W_ + (e_read_ * bytes_read + e_write_ * bytes_written) / period_s;
 }
 
 double memory_power_model::with_states_W(double bytes_read, double bytes_written, double period_s,
@@ -29,8 +47,9 @@ double memory_power_model::with_states_W(double bytes_read, double bytes_written
   return p;
 }
 
-double memory_power_model::step_W(double bytes_read, double bytes_written, double period_s) {
-  const double p = power_W(bytes_read, bytes_written, period_s);
+double memory_power_model::step_W(double bytes_read, double bytes_written, double period_s, double hz,
+                                  double volts) {
+  const double p = power_W(bytes_read, bytes_written, period_s, hz, volts);
   if (bytes_read + bytes_written > 0 || sr_W_ < 0) {
     idle_s_ = 0;
     in_sr_ = false;

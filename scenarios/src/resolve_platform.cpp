@@ -114,12 +114,37 @@ void resolve_domains(const view& platform, scenario& sc) {
   }
 }
 
+namespace {
+// Memory DVFS: a memory on a domain's clock, whose top OPP is where its bandwidth and
+// background power are given; its throttle clock must lie within the table.
+bool place_in_memory_domain(const view& c, tlm_config::memory_config& m, component_power& cp, scenario& sc,
+                            component_ref& ref) {
+  for (std::size_t d = 0; d < sc.domains.size(); ++d) {
+    if (sc.domains[d].name != m.domain) continue;
+    auto& dom = sc.domains[d];
+    dom.memory = true;
+    ref.domain = d;
+    m.clock_max_hz = dom.opps.max_hz();
+    cp.memory.max_hz = dom.opps.max_hz();
+    cp.memory.max_volts = dom.opps.voltage_v(dom.opps.size() - 1);
+    for (const auto& t : sc.policy.memory_throttles)
+      if (t.component == m.name && t.ceiling_hz < dom.opps.min_hz())
+        c.fail("throttle_freq is below the lowest OPP of domain '" + dom.name + "' (" +
+                   fmt_g(dom.opps.min_hz() / 1e6) + " MHz)",
+               "throttle_freq");
+    return true;
+  }
+  return false;
+}
+}  // namespace
+
 // Each component by its kind's descriptor (kinds/), then its place in the resolved
 // scenario: its role's list, its power row, its DVFS domain.
 void resolve_components(const view& platform, scenario& sc) {
   const view domains_view = platform.at("domains");
   std::vector<const view*> unknown_domain;
   const auto entries = platform.at("components").entries();
+  std::vector<const view*> views;  // like sc.components
   for (const auto& [name, c] : entries) {
     const component_kind* kind = find_component_kind(c.str("kind"));
     if (!kind) continue;  // the schema reported it
@@ -140,7 +165,22 @@ void resolve_components(const view& platform, scenario& sc) {
         if (sc.domains[d].name == domain) ref.domain = d;
       if (ref.domain == component_ref::none) unknown_domain.push_back(&c);
     }
+    if (kind->role == tlm_config::component_role::target && !sc.platform.memories[ref.index].domain.empty())
+      if (!place_in_memory_domain(c, sc.platform.memories[ref.index], sc.power[ref.power], sc, ref))
+        unknown_domain.push_back(&c);
     sc.components.push_back(ref);
+    views.push_back(&c);
+  }
+  // A domain clocks compute units or memories, not both: its OPPs are one or the other's.
+  for (std::size_t d = 0; d < sc.domains.size(); ++d) {
+    if (!sc.domains[d].memory) continue;
+    for (std::size_t i = 0; i < sc.components.size(); ++i)
+      if (sc.components[i].domain == d && sc.components[i].role != tlm_config::component_role::target) {
+        views[i]->fail("DVFS domain '" + sc.domains[d].name + "' clocks memories (memory DVFS); a " +
+                                   sc.components[i].kind + " needs a domain of its own",
+                               "domain");
+        break;
+      }
   }
   std::set<std::string> domains;
   for (const auto& d : sc.domains) domains.insert(d.name);

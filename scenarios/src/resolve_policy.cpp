@@ -187,6 +187,7 @@ power::power_cap_config resolve_power_cap(const view& c, const scenario& sc, con
 void resolve_policy(const view& p, scenario& sc, const std::vector<std::string>& sensor_nodes) {
   auto& pol = sc.policy;
   pol.default_governor.name = p.str("governor");
+  pol.memory_governor.name = p.str("memory_governor");
   const std::set<std::string> domains = domain_names(sc);
   resolve_governors(p, pol, domains);
   pol.thermal = resolve_zone("thermal", p.at("thermal"), sc, domains, sensor_nodes);

@@ -319,7 +319,7 @@ schema_ptr policy_schema() {
   // names its devices; a zone of policy.thermal_zones names them and its trip point.
   auto zone = [&](bool main) {
     auto cooling = list_of(str("a DVFS domain (a key of platform.domains), or fans (thermal.model: datacenter)"),
-                           main ? "cooling devices (default: every DVFS domain)"
+                           main ? "cooling devices (default: every DVFS domain but memory domains)"
                                 : "cooling devices: DVFS domains, or fans; a domain cooled by several zones runs at "
                                   "the lowest of their ceilings, the fans at the fastest speed asked");
     auto trip = ranged(temperature("temperature to regulate to (step_wise's passive trip, IPA's control)",
@@ -347,11 +347,14 @@ schema_ptr policy_schema() {
        opt("short_window", quantity(dims::time(), "averaging window of `short_limit` (at most 1e6 control periods)", "10 ms")),
        opt("soft_limit", quantity(dims::power(), "first threshold: only `low_priority` domains are cut to meet it")),
        opt("settle", quantity(dims::time(), "time over which the average is brought back to the limit", "50 ms")),
-       opt("domains", list_of(str("DVFS domain"), "capped domains (default: every domain)")),
+       opt("domains", list_of(str("DVFS domain"), "capped domains (default: every domain but memory domains)")),
        opt("low_priority", list_of(str("DVFS domain"), "domains cut first at the soft limit"))});
   return retiring(
       object("DVFS and thermal policy",
              {opt("governor", enumeration(govs, "cpufreq governor of every domain without its own", "schedutil")),
+              opt("memory_governor", enumeration(govs, "governor of every memory DVFS domain (a domain clocking "
+                                                       "memories) without its own in governors: simple_ondemand is "
+                                                       "Linux devfreq's", "performance")),
               opt("governors", map_of(one_of({gov_name, gov_obj}, "governor name, or {governor, tunables}"),
                                       "per-domain cpufreq governor overrides")),
               opt("thermal", thermal),

@@ -61,6 +61,43 @@ TEST_CASE("memory device: background, energy per byte, self-refresh; APST states
   CHECK(sd.low_power_share == doctest::Approx(0.5));
 }
 
+TEST_CASE("memory DVFS: background follows the clock and V^2, busy share of the bandwidth at that clock") {
+  // P_bg(f, V) = P_bg (V / V_max)^2 ((1 - s) + s f / f_max), refresh and energy per byte fixed.
+  power::memory_power_params p;
+  p.background_W = 0.08;
+  p.refresh_W = 0.02;
+  p.energy_per_byte_read_J = 30e-12;
+  p.max_hz = 3200e6;
+  p.max_volts = 1.0;
+  p.clock_scaled_share = 0.75;
+  p.sustained_Bps = 40e9;  // bandwidth x efficiency at the top clock
+  auto m = power::make_memory_device_power(p);
+  component_activity a;
+  a.bytes_read = 10e6;  // 10 MB in 1 ms
+  // At 1600 MHz, 0.9 V: 0.08 x 0.81 x (0.25 + 0.75 x 0.5) = 0.0405 W; + 0.02 refresh
+  // + 30e-12 x 10e6 / 1e-3 = 0.3 W -> 0.3605 W. Busy: 10e6 / (40e9 x 0.5 x 1e-3) = 0.5.
+  auto s = m->step(a, {1600e6, 0.9, 0.81 * 1600e6}, 300, 1e-3);
+  CHECK(s.watts == doctest::Approx(0.3605).epsilon(1e-12));
+  CHECK(s.busy == doctest::Approx(0.5).epsilon(1e-12));
+  // At the top point: the given background, busy 10e6 / (40e9 x 1e-3) = 0.25.
+  s = m->step(a, {3200e6, 1.0, 3200e6}, 300, 1e-3);
+  CHECK(s.watts == doctest::Approx(0.08 + 0.02 + 0.3).epsilon(1e-12));
+  CHECK(s.busy == doctest::Approx(0.25).epsilon(1e-12));
+  // More traffic than the clock can carry reads as fully busy.
+  a.bytes_read = 30e6;
+  CHECK(m->step(a, {800e6, 1.0, 800e6}, 300, 1e-3).busy == 1.0);
+  // Estimates at another OPP: background there + refresh: 0.08 x (0.25 + 0.75 x 0.25) + 0.02.
+  CHECK(m->at_opp_W(1.0, 800e6, 0.5, 300) == doctest::Approx(0.08 * 0.4375 + 0.02).epsilon(1e-12));
+  // A memory without a clock ignores the domain averages it is handed.
+  power::memory_power_params fixed = p;
+  fixed.max_hz = 0;
+  auto f = power::make_memory_device_power(fixed);
+  a.bytes_read = 10e6;
+  s = f->step(a, {800e6, 0.5, 0.2e9}, 300, 1e-3);
+  CHECK(s.watts == 0.08 + 0.02 + 30e-12 * 10e6 / 1e-3);
+  CHECK(s.busy == 0.0);
+}
+
 TEST_CASE("busy/idle block: idle + (busy - idle) x busy share") {
   auto m = power::make_busy_idle_power({2.0, 0.1});
   component_activity a;

@@ -34,13 +34,13 @@ class midpoint_governor final : public cpufreq_governor {
 };
 }  // namespace
 
-TEST_CASE("the registry lists the six Linux governors, sorted, with their tunables") {
+TEST_CASE("the registry lists the six Linux cpufreq governors and devfreq's simple_ondemand, sorted, with their tunables") {
   auto& reg = governor_registry::instance();
   std::vector<std::string> names;
   for (const auto& gi : reg.list()) names.push_back(gi.name);
   // A user governor registered by another test case may also be present.
   const std::vector<std::string> linux_govs = {"conservative", "ondemand", "performance",
-                                               "powersave", "schedutil", "userspace"};
+                                               "powersave", "schedutil", "simple_ondemand", "userspace"};
   for (const auto& n : linux_govs) CHECK(reg.contains(n));
   CHECK(std::is_sorted(names.begin(), names.end()));
 
@@ -58,12 +58,19 @@ TEST_CASE("the registry lists the six Linux governors, sorted, with their tunabl
   CHECK(reg.info("conservative").tunables.size() == 6);
   CHECK(reg.info("schedutil").tunables.at(0).name == "rate_limit_us");
   CHECK(reg.info("performance").tunables.empty());
+  // devfreq's defaults: DFSO_UPTHRESHOLD 90, DFSO_DOWNDIFFERENCTIAL 5; exynos-bus polls every 50 ms.
+  const auto& so = reg.info("simple_ondemand").tunables;
+  REQUIRE(so.size() == 3);
+  CHECK(so[0].name == "upthreshold");
+  CHECK(so[0].default_value == 90);
+  CHECK(so[1].default_value == 5);
+  CHECK(so[2].default_value == 50);
 }
 
 TEST_CASE("unknown governor: the error lists the valid names and suggests the nearest") {
   const std::string msg = error_of([] { governor_registry::instance().create("ondmand", {}); });
   CHECK(has(msg, "'ondmand'"));
-  CHECK(has(msg, "conservative, ondemand, performance, powersave, schedutil, userspace"));
+  CHECK(has(msg, "conservative, ondemand, performance, powersave, schedutil, simple_ondemand, userspace"));
   CHECK(has(msg, "did you mean 'ondemand'"));
   CHECK_THROWS_AS(governor_registry::instance().info("nope"), std::invalid_argument);
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 #include "ptsim/tlm_models/memory_occupancy.hpp"
 #include "sc_seconds.hpp"
@@ -25,6 +26,12 @@ memory::memory(sc_core::sc_module_name name, const memory_config& cfg, double co
   socket.register_b_transport(this, &memory::b_transport);
 }
 
+void memory::set_clock(const domain_clock* clock) {
+  if (clock && !(cfg_.clock_max_hz > 0))
+    throw std::invalid_argument("memory '" + cfg_.name + "': a clock needs the domain's top frequency");
+  clock_ = clock;
+}
+
 void memory::b_transport(int /*port*/, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
   const double now = detail::now_s();
   double start = now + delay.to_seconds();
@@ -41,7 +48,9 @@ void memory::b_transport(int /*port*/, tlm::tlm_generic_payload& trans, sc_core:
   // An access pattern below streaming efficiency holds the bandwidth longer; the ledger
   // (energy) still books the bytes moved.
   const auto* occ = trans.get_extension<memory_occupancy>();
-  const double done = cal.reserve(start, occ ? bytes * occ->factor : bytes) + cfg_.latency.value();
+  double held = occ ? bytes * occ->factor : bytes;
+  if (clock_) held *= cfg_.clock_max_hz / clock_->hz_at(start);
+  const double done = cal.reserve(start, held) + cfg_.latency.value();
   if (trans.is_read()) ledger_.add_bytes(start, bytes, 0);
   else ledger_.add_bytes(start, 0, bytes);
   ++transactions_;

@@ -33,6 +33,9 @@ void check_elaboration(const platform_config& cfg, const workload_config& worklo
   if (!problems.empty()) throw std::invalid_argument(problems.front().text());
   for (const auto& u : cfg.units)
     if (!initial.count(u.domain)) throw std::invalid_argument("unit '" + u.name + "' is in unknown domain '" + u.domain + "'");
+  for (const auto& m : cfg.memories)
+    if (!m.domain.empty() && !initial.count(m.domain))
+      throw std::invalid_argument("memory '" + m.name + "' is in unknown domain '" + m.domain + "'");
 }
 
 }  // namespace
@@ -62,6 +65,7 @@ void platform::make_targets_and_interconnects(const platform_config& cfg, double
   const module_registry& modules = module_registry::instance();
   for (const auto& m : cfg.memories) {
     memories_.push_back(modules.make_target(m, control_period_s));
+    if (!m.domain.empty()) memories_.back()->set_clock(clocks_.at(m.domain).get());
     w.mem_by_name[m.name] = memories_.back().get();
     w.id_of[m.name] = w.id_of.size();
   }

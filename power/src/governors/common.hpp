@@ -41,6 +41,7 @@ class load_window {
  public:
   void add(double busy_share, double period_s);
   double elapsed_s() const { return elapsed_s_; }
+  double busy_s() const { return busy_s_; }
   /// True once the window covers `length_s` (with slack for float sums of periods).
   bool complete(double length_s) const { return elapsed_s_ >= length_s - 1e-9; }
   /// Integer percent, truncated like the kernel's unsigned arithmetic.
@@ -82,4 +83,5 @@ void register_userspace(governor_registry& r);
 void register_ondemand(governor_registry& r);
 void register_conservative(governor_registry& r);
 void register_schedutil(governor_registry& r);
+void register_simple_ondemand(governor_registry& r);
 }  // namespace ptsim::power

@@ -34,7 +34,21 @@ schema_ptr memory_schema(const std::string& what, const char* latency, const cha
                  opt("energy_per_byte_read", quantity(dims::energy_per_byte(), "read energy (preset, else 0 J/B)",
                                                       std::nullopt, 0.0, false)),
                  opt("energy_per_byte_write", quantity(dims::energy_per_byte(), "write energy (preset, else 0 J/B)",
-                                                       std::nullopt, 0.0, false))});
+                                                       std::nullopt, 0.0, false)),
+                 opt("domain", str("memory DVFS: a DVFS domain (a key of platform.domains) whose OPPs are this memory's "
+                                   "clock; bandwidth and background power are given at its top OPP and follow the "
+                                   "clock (default: none, a fixed clock)")),
+                 opt("clock_scaled_background", number("with a domain: share of background_power that follows the "
+                                                       "clock, 0 to 1 (Micron's power notes scale all of it)", "1", 0.0,
+                                                       1.0)),
+                 opt("throttle_temp", ranged(temperature("with a domain: the memory's own temperature limit (its "
+                                                         "floorplan block): at or above it the clock ceiling drops "
+                                                         "to throttle_freq (HBM3: about 95 degC)"),
+                                             173.15, 773.15, 273.15, 423.15)),
+                 opt("throttle_freq", quantity(dims::frequency(), "clock ceiling while over throttle_temp (bandwidth "
+                                               "in proportion)")),
+                 opt("throttle_hysteresis", quantity(dims::temperature(), "the limit releases below throttle_temp "
+                                                     "minus this", "2 K", 0.0, false))});
 }
 
 void resolve_dram(const std::string& name, const std::string& kind, const view& c, scenario& sc) {
@@ -65,6 +79,21 @@ void resolve_dram(const std::string& name, const std::string& kind, const view& 
   mp.refresh_W = given("refresh_power", pre.refresh_W_per_GB * gb);
   mp.self_refresh_W = given("self_refresh_power", pre.self_refresh_W_per_GB < 0 ? -1.0 : pre.self_refresh_W_per_GB * gb);
   mp.self_refresh_after_s = c.si("self_refresh_after");
+  // Memory DVFS: the domain is looked up (and its clock's top point taken) with the other
+  // components' domains (resolve_components).
+  if (c.has("domain")) {
+    sc.platform.memories.back().domain = c.str("domain");
+    mp.clock_scaled_share = c.num("clock_scaled_background");
+    mp.sustained_Bps = m.bandwidth_Bps * m.efficiency;
+  } else {
+    for (const char* k : {"clock_scaled_background", "throttle_temp", "throttle_freq"})
+      if (c.has(k)) c.fail(std::string(k) + " needs the memory's clock: give it a domain", k);
+  }
+  if (c.has("throttle_temp") != c.has("throttle_freq"))
+    c.fail("throttle_temp and throttle_freq go together", c.has("throttle_temp") ? "throttle_freq" : "throttle_temp");
+  if (c.has("domain") && c.has("throttle_temp") && c.has("throttle_freq"))
+    sc.policy.memory_throttles.push_back(
+        {name, c.str("domain"), c.si("throttle_temp"), c.si("throttle_hysteresis"), c.si("throttle_freq")});
 }
 
 }  // namespace

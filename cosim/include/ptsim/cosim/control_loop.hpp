@@ -4,6 +4,7 @@
 // operating points. The SystemC adapter (loop_module) only gathers inputs and applies
 // the decisions, so this part runs and is tested without a kernel.
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -89,6 +90,18 @@ class control_loop {
   /// Moving average of platform power over the power cap's window (W); 0 without a cap.
   double capped_average_W() const;
 
+  // Memories' own temperature limits (memory components' throttle_temp), in the order of
+  // scenario.policy.memory_throttles: whether each holds its domain's clock down now.
+  const std::vector<bool>& memory_limit_hot() const { return mem_hot_; }
+  const std::string& memory_limit_component(std::size_t k) const;
+  double memory_limit_K(std::size_t k) const;
+  /// The memory's block temperature now (what the limit reads).
+  double memory_limit_block_K(std::size_t k) const;
+  std::size_t memory_limit_domain(std::size_t k) const;
+  /// The memory DVFS domain paired with compute domain d (scenario::memory_domain_of): the
+  /// one the lead's policy.limits.<d>.memory_freq locks; none when d's memory has no clock.
+  std::optional<std::size_t> memory_domain_of(std::size_t d) const;
+
  private:
   struct component;
   struct domain;
@@ -100,7 +113,10 @@ class control_loop {
   void start_zones();
   power::cooler& cooler_named(const std::string& name);
   void start_power_cap();
+  void start_memory_throttles();
   void size_outputs();
+  std::vector<std::string> compute_domain_names() const;
+  void memory_throttle_update();
   std::size_t add_zone(const std::string& name, const power::zone_sensor& zs);
   std::size_t domain_index(const std::string& name) const;
   // One tick, in order (governor updates between thermal_phase and dvfs_phase).
@@ -132,6 +148,13 @@ class control_loop {
   std::vector<power::capped_domain> capped_;
   std::vector<std::size_t> capped_domain_;
   bool first_tick_ = true;
+  struct memory_limit {
+    const power::memory_throttle* spec;
+    std::size_t domain = 0, block = 0;
+    double ceiling_hz = 0;  ///< the throttle clock on the table
+  };
+  std::vector<memory_limit> mem_limits_;
+  std::vector<bool> mem_hot_;
 
   std::vector<double> comp_power_, block_temp_, dom_util_, dom_hz_, dom_v_, dom_ceiling_, dom_request_;
   std::vector<bool> dom_throttled_;

@@ -20,6 +20,19 @@
 //
 // P_background (background_W) is the drive's PS0 idle power, P_k the state's power [W]; entries and exits
 // count as PS0 (the drive draws at least its idle power while changing state).
+//
+// Memory DVFS (a DRAM in a DVFS domain whose OPPs are its clock): background power follows
+// the clock f and the OPP voltage V, relative to the table's top point (f_max, V_max):
+//
+//   P_background(f, V) = P_background * (V / V_max)^2 * ((1 - s) + s * f / f_max)
+//
+// with s the clock-scaled share (default 1). Micron's power notes scale the IDD-based
+// background (standby) power linearly with the clock and with VDD^2 from the datasheet's
+// test point (TN-41-01 "Calculating Memory System Power for DDR3", TN-46-03 for DDR/DDR2;
+// the same rule as JEDEC's IDD currents, specified at tCK min). Refresh and self-refresh
+// do not follow the clock (refresh commands come at a fixed rate in time, tREFI), nor does
+// the energy per byte (the bits moved are the same; bandwidth, not energy per bit, follows
+// the clock). A memory without a clock (max_hz = 0) draws P_background unscaled.
 #include <string>
 #include <vector>
 
@@ -35,15 +48,27 @@ struct memory_power_params {
   double self_refresh_W = -1.0;    ///< < 0: no self-refresh
   double self_refresh_after_s = 0.0;
   std::vector<double> low_power_state_W;  ///< NVMe non-operational states, shallow to deep
+  // Memory DVFS (0: no clock; background unscaled, busy share not computed)
+  double max_hz = 0.0;               ///< top of the memory domain's OPP table
+  double max_volts = 0.0;            ///< its voltage at max_hz
+  double clock_scaled_share = 1.0;   ///< s above: share of the background that follows the clock
+  double sustained_Bps = 0.0;        ///< bandwidth x efficiency at max_hz: the busy share's denominator
 };
 
 class memory_power_model {
  public:
   explicit memory_power_model(const memory_power_params& p);
-  /// Active power with this traffic (no self-refresh); stateless.
-  double power_W(double bytes_read, double bytes_written, double period_s) const;
+  /// Active power with this traffic (no self-refresh); stateless. With a clock (max_hz > 0)
+  /// the background is P_background(hz, volts) (above); hz <= 0: at the top point.
+  double power_W(double bytes_read, double bytes_written, double period_s, double hz = 0, double volts = 0) const;
   /// Power over the next period, following the idle timer into and out of self-refresh.
-  double step_W(double bytes_read, double bytes_written, double period_s);
+  double step_W(double bytes_read, double bytes_written, double period_s, double hz = 0, double volts = 0);
+  /// P_background(f, V) (above); the unscaled background without a clock or with hz <= 0.
+  double background_at_W(double hz, double volts) const;
+  /// Busy share of the memory's bandwidth over a period at average clock hz: bytes moved
+  /// over what the sustained bandwidth at that clock moves in the period, at most 1; 0
+  /// without a clock.
+  double busy_share(double bytes, double period_s, double hz) const;
   /// NVMe: power over a period with `state_s[k]` seconds resident in low_power_state_W[k].
   double with_states_W(double bytes_read, double bytes_written, double period_s,
                        const std::vector<double>& state_s) const;
@@ -52,6 +77,7 @@ class memory_power_model {
 
  private:
   double background_W_, e_read_, e_write_, refresh_W_, sr_W_, sr_after_s_;
+  double max_hz_, max_v_, clock_share_, sustained_Bps_;
   std::vector<double> state_W_;
   double idle_s_ = 0;  ///< time since the last traffic (whole periods)
   bool in_sr_ = false;

@@ -17,6 +17,10 @@ struct dvfs_domain_config {
   std::string name;
   opp_table opps;
   units::seconds_t transition_latency = units::seconds(500e-6);
+  /// A memory's clock (memory DVFS, devfreq): its components are memories, its OPPs their
+  /// clock. Its governor defaults to policy.memory_governor, and the main thermal zone and
+  /// the power cap leave it alone unless they name it.
+  bool memory = false;
 };
 
 struct governor_choice {
@@ -44,17 +48,35 @@ struct thermal_zone_spec {
   std::vector<std::string> cooling;  ///< cooling devices; empty = every DVFS domain
 };
 
+/// A memory's own temperature limit (HBM's firmware throttling, separate from the core's
+/// zone): while the memory's floorplan block is at or above temp_K its domain's clock
+/// ceiling is ceiling_hz (so its bandwidth is cut in proportion), until the block cools
+/// below temp_K - hysteresis_K.
+struct memory_throttle {
+  std::string component;   ///< the memory (a key of platform.components)
+  std::string domain;      ///< its memory DVFS domain
+  double temp_K = 0.0;
+  double hysteresis_K = 0.0;
+  double ceiling_hz = 0.0;
+};
+
 struct policy_config {
   governor_choice default_governor;
+  /// Of every memory domain without its own (default performance: the clock stays at its
+  /// top, as a memory without DVFS).
+  governor_choice memory_governor{"performance", {}};
   std::map<std::string, governor_choice> per_domain;
   thermal_zone_spec thermal;                ///< the main zone (policy.thermal)
   std::vector<thermal_zone_spec> zones;     ///< policy.thermal_zones, in the file's order
   std::optional<power_cap_config> power_cap;  ///< none when the scenario sets no limit
-  /// The governor of a domain: its own override, else the default.
-  const governor_choice& governor_for(const std::string& domain) const {
+  std::vector<memory_throttle> memory_throttles;  ///< from the memories' throttle keys
+  /// The governor of a domain: its own override, else the default (memory_governor for
+  /// a memory domain).
+  const governor_choice& governor_for(const std::string& domain, bool memory = false) const {
     auto it = per_domain.find(domain);
-    return it == per_domain.end() ? default_governor : it->second;
+    return it != per_domain.end() ? it->second : memory ? memory_governor : default_governor;
   }
+  const governor_choice& governor_for(const dvfs_domain_config& d) const { return governor_for(d.name, d.memory); }
 };
 
 }  // namespace ptsim::power

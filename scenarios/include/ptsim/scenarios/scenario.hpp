@@ -74,6 +74,12 @@ struct scenario {
   thermal::thermal_config thermal;
   power::policy_config policy;
   run_limits limits;
+  /// Memory DVFS: the memory domain paired with domain d (a GPU's domain and its HBM's
+  /// clock), component_ref::none when there is none. It is the domain of the memory that
+  /// every unit of d sends its memory traffic to: the unit's `connect`, followed through
+  /// interconnects with a single downstream component (a phone cluster's noc to its LPDDR);
+  /// units of d that disagree, or reach no clocked memory, pair with none.
+  std::size_t memory_domain_of(std::size_t d) const;
   std::string resolved_yaml;  ///< the scenario after overrides, as YAML: enough to rerun it
   /// Accepted but unusual values (outside a key's plausible range), and what the loader
   /// noticed could not work as asked (a power cap below the platform's floor): printed

@@ -17,6 +17,7 @@
 
 #include "ptsim/tlm_models/activity_ledger.hpp"
 #include "ptsim/tlm_models/bandwidth_calendar.hpp"
+#include "ptsim/tlm_models/domain_clock.hpp"
 #include "ptsim/tlm_config/platform_config.hpp"
 
 namespace ptsim::tlm_models {
@@ -31,6 +32,9 @@ class memory : public sc_core::sc_module {
   memory(sc_core::sc_module_name name, const memory_config& cfg, double control_period_s);
   activity_ledger& ledger() { return ledger_; }
   const memory_config& config() const { return cfg_; }
+  /// Memory DVFS: the clock of config().domain (top at config().clock_max_hz), which sets
+  /// the bandwidth from now on.
+  void set_clock(const domain_clock* clock);
   std::uint64_t transactions() const { return transactions_; }
   /// NVMe: seconds resident in each power state (like config().power_states) during control
   /// period `index`, returned once; `now_s` (the period's end, the kernel's time) closes the
@@ -46,6 +50,7 @@ class memory : public sc_core::sc_module {
   bandwidth_calendar calendar_;
   std::unique_ptr<bandwidth_calendar> write_calendar_;  ///< when writes have their own rate
   activity_ledger ledger_;
+  const domain_clock* clock_ = nullptr;
   std::uint64_t transactions_ = 0;
   // NVMe power states
   void book_residency(double t0, double t1);

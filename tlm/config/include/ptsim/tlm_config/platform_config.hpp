@@ -107,6 +107,11 @@ struct memory_config {
   int channels = 1;          ///< for reporting; bandwidth is the channels' sum
   /// NVMe: non-operational power states under APST, shallow to deep (empty: PS0 only).
   std::vector<nvme_state_timing> power_states;
+  /// Memory DVFS: the domain whose clock sets the bandwidth (empty: fixed). Peak bandwidth
+  /// is bus width x data rate, and the data rate a fixed multiple of the clock, so the
+  /// bandwidth at clock f is bandwidth_Bps x f / clock_max_hz.
+  std::string domain;
+  double clock_max_hz = 0;  ///< the domain's top clock, where bandwidth_Bps holds
 };
 
 struct platform_config {

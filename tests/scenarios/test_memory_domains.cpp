@@ -1,0 +1,79 @@
+// Memory DVFS in the scenario format: a memory on a domain of its own (its governor, the
+// domain a compute domain pairs with) and the mistakes that are refused at their key.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "helpers.hpp"
+
+namespace ps = ptsim::scenarios;
+using namespace scen_test;
+
+namespace {
+// default.yaml with its LPDDR on a two-level memory clock `mif`.
+std::string with_mif(const std::string& lpddr_keys = "      domain: mif\n") {
+  std::string t = replace_once(default_text(), "  domains:\n",
+                               "  domains:\n    mif: { opps: [ { freq: \"1600 MHz\", volt: \"1.05 V\" }, "
+                               "{ freq: \"3200 MHz\", volt: \"1.05 V\" } ] }\n");
+  return replace_once(t, "      kind: lpddr                # LPDDR5-6400, 4 x 16-bit channels\n",
+                      "      kind: lpddr\n" + lpddr_keys);
+}
+std::size_t domain_named(const ps::scenario& sc, const std::string& n) {
+  for (std::size_t d = 0; d < sc.domains.size(); ++d)
+    if (sc.domains[d].name == n) return d;
+  FAIL("no domain " << n);
+  return 0;
+}
+}  // namespace
+
+TEST_CASE("a memory on a domain: a memory domain, its top clock, its governor and its pairing") {
+  const ps::scenario sc = ps::load_scenario_text(with_mif(), "test.yaml", {});
+  const std::size_t mif = domain_named(sc, "mif"), big = domain_named(sc, "big");
+  CHECK(sc.domains[mif].memory);
+  CHECK_FALSE(sc.domains[big].memory);
+  const auto& m = sc.platform.memories.at(0);
+  CHECK(m.domain == "mif");
+  CHECK(m.clock_max_hz == 3200e6);
+  // Memory domains default to performance (a fixed top clock); CPUs keep policy.governor.
+  CHECK(sc.policy.governor_for(sc.domains[mif]).name == "performance");
+  CHECK(sc.policy.governor_for(sc.domains[big]).name == "schedutil");
+  const ps::scenario so =
+      ps::load_scenario_text(with_mif(), "test.yaml", with_sets({"policy.memory_governor=simple_ondemand"}));
+  CHECK(so.policy.governor_for(so.domains[mif]).name == "simple_ondemand");
+  CHECK(so.policy.governor_for(so.domains[big]).name == "schedutil");
+  // Every cluster and the NPU reach the LPDDR through the noc (one downstream): paired with mif.
+  for (const char* d : {"little", "mid", "big", "npu"}) CHECK(sc.memory_domain_of(domain_named(sc, d)) == mif);
+  CHECK(sc.memory_domain_of(mif) == ps::component_ref::none);
+  // Without a memory clock there is nothing to pair with.
+  const ps::scenario plain = ps::load_scenario_text(default_text(), "test.yaml", {});
+  CHECK(plain.memory_domain_of(domain_named(plain, "big")) == ps::component_ref::none);
+}
+
+TEST_CASE("memory DVFS mistakes are refused at their key") {
+  SUBCASE("an unknown memory domain") {
+    const auto d = only_at(load_errors(with_mif("      domain: mem\n")), "platform.components.lpddr.domain");
+    CHECK(contains(d.message, "unknown DVFS domain 'mem'"));
+  }
+  SUBCASE("a domain that clocks a CPU cluster and a memory") {
+    const std::string t = replace_once(with_mif(), "      domain: mif\n", "      domain: big\n");
+    CHECK(contains(only_at(load_errors(t), "platform.components.cpu_big.domain").message,
+                   "'big' clocks memories (memory DVFS)"));
+  }
+  SUBCASE("throttling without a clock") {
+    const std::string t = replace_once(default_text(), "      kind: lpddr                # LPDDR5-6400, 4 x 16-bit channels\n",
+                                       "      kind: lpddr\n      throttle_temp: \"95 degC\"\n      throttle_freq: \"1 GHz\"\n");
+    const auto ds = load_errors(t);
+    CHECK(contains(only_at(ds, "platform.components.lpddr.throttle_temp").message, "give it a domain"));
+  }
+  SUBCASE("a throttle temperature without its clock") {
+    const auto d = only_at(load_errors(with_mif("      domain: mif\n      throttle_temp: \"95 degC\"\n")),
+                           "platform.components.lpddr.throttle_freq");
+    CHECK(contains(d.message, "throttle_temp and throttle_freq go together"));
+  }
+  SUBCASE("a throttle clock below the table") {
+    const auto d = only_at(
+        load_errors(with_mif("      domain: mif\n      throttle_temp: \"95 degC\"\n      throttle_freq: \"800 MHz\"\n")),
+        "platform.components.lpddr.throttle_freq");
+    CHECK(contains(d.message, "below the lowest OPP of domain 'mif' (1600 MHz)"));
+  }
+}
