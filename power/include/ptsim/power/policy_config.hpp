@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "ptsim/power/domain_limits.hpp"
 #include "ptsim/power/governor.hpp"
 #include "ptsim/power/opp_table.hpp"
 #include "ptsim/power/power_cap.hpp"
@@ -17,6 +18,9 @@ struct dvfs_domain_config {
   std::string name;
   opp_table opps;
   units::seconds_t transition_latency = units::seconds(500e-6);
+  /// The board power limits the device accepts (nvidia-smi's min/max power limit); none:
+  /// any positive limit.
+  std::optional<double> min_power_limit_W, max_power_limit_W;
 };
 
 struct governor_choice {
@@ -50,10 +54,17 @@ struct policy_config {
   thermal_zone_spec thermal;                ///< the main zone (policy.thermal)
   std::vector<thermal_zone_spec> zones;     ///< policy.thermal_zones, in the file's order
   std::optional<power_cap_config> power_cap;  ///< none when the scenario sets no limit
+  /// policy.limits by domain name, wildcards expanded; a domain without an entry has none.
+  std::map<std::string, domain_limits> limits;
   /// The governor of a domain: its own override, else the default.
   const governor_choice& governor_for(const std::string& domain) const {
     auto it = per_domain.find(domain);
     return it == per_domain.end() ? default_governor : it->second;
+  }
+  /// A domain's limits, or nullptr when the scenario sets none.
+  const domain_limits* limits_for(const std::string& domain) const {
+    auto it = limits.find(domain);
+    return it == limits.end() ? nullptr : &it->second;
   }
 };
 
