@@ -179,13 +179,16 @@ std::vector<std::pair<std::size_t, std::vector<std::pair<view, bool>>>> entries_
       bool known = false;
       for (std::size_t d = 0; d < sc.domains.size(); ++d)
         if (sc.domains[d].name == key) per[d].emplace_back(v, true), known = true;
-      if (!known) v.fail("unknown DVFS domain '" + key + "' (domains: " + domain_list(sc) + ")");
+      const std::string first = v.node().IsMap() && v.node().size() ? v.node().begin()->first.Scalar() : "";
+      if (!known) v.fail("unknown DVFS domain '" + key + "' (domains: " + domain_list(sc) + ")", first);
       continue;
     }
     bool any = false;
     for (std::size_t d = 0; d < sc.domains.size(); ++d)
       if (::fnmatch(key.c_str(), sc.domains[d].name.c_str(), 0) == 0) per[d].emplace_back(v, false), any = true;
-    if (!any) v.fail("the pattern '" + key + "' matches no DVFS domain (domains: " + domain_list(sc) + ")");
+    // At the entry's first key: a --set or sweep path ends there, so the message names it.
+    const std::string first = v.node().IsMap() && v.node().size() ? v.node().begin()->first.Scalar() : "";
+    if (!any) v.fail("the pattern '" + key + "' matches no DVFS domain (domains: " + domain_list(sc) + ")", first);
   }
   std::vector<std::pair<std::size_t, std::vector<std::pair<view, bool>>>> out;
   for (std::size_t d = 0; d < per.size(); ++d) {

@@ -112,10 +112,11 @@ TEST_CASE("range errors name the allowed range") {
 }
 
 TEST_CASE("names that are no domain, patterns that match none, and two patterns for one domain") {
-  CHECK(contains(only_at(errors({"policy.limits.gpu8.power=300 W"}), "policy.limits.gpu8").message,
+  CHECK(contains(only_at(errors({"policy.limits.gpu8.power=300 W"}), "policy.limits.gpu8.power").message,
                  "unknown DVFS domain 'gpu8' (domains: gpu0, gpu1"));
-  CHECK(contains(only_at(errors({"policy.limits.tpu*.power=300 W"}), "policy.limits.tpu*").message,
-                 "the pattern 'tpu*' matches no DVFS domain"));
+  const auto none = only_at(errors({"policy.limits.tpu*.power=300 W"}), "policy.limits.tpu*.power");
+  CHECK(contains(none.message, "the pattern 'tpu*' matches no DVFS domain"));
+  CHECK(none.file == "--set policy.limits.tpu*.power");
   const auto both = errors({"policy.limits.gpu*.power=300 W", "policy.limits.gpu[0-3].power=250 W"});
   CHECK(!both.empty());
   CHECK(contains(both.front().message, "both set power of domain 'gpu0'"));
