@@ -165,6 +165,18 @@ power::domain_limits resolve_one(const std::vector<view>& views, const std::vect
   }
   if (const view* v = pick(views, own, "settle", dc.name, report)) lim.settle_s = v->si("settle");
   resolve_board(pick(views, own, "components", dc.name, report), sc, d, lim, report);
+  // Said at load time rather than discovered as a run that never meets its limit.
+  if (const view* v = pick(views, own, "power", dc.name, report); v && lim.power_W) {
+    const double floor = floor_power_W(sc, &lim.components);
+    if (*lim.power_W < floor && report.first(*v, "power floor")) {
+      std::string board;
+      for (const auto& c : lim.components) board += (board.empty() ? "" : ", ") + c;
+      v->warn("power " + watts(*lim.power_W) + " cannot be met: the board of domain '" + dc.name + "' (" + board +
+                  ") draws at least " + watts(std::round(floor * 10) / 10) +
+                  " at its lowest operating point, idle, at the ambient temperature; the run will exceed the limit",
+              "power");
+    }
+  }
   return lim;
 }
 

@@ -34,6 +34,10 @@ void resolve_workload(const view& w, const view& platform, scenario& sc);
 /// thermal: floorplan, package, model, initial state; the nodes a zone's sensor may read
 /// (resolve_thermal.cpp).
 void resolve_thermal(const view& t, scenario& sc, std::vector<std::string>& sensor_nodes);
+/// The least power the platform, or the components named in `only`, can draw: lowest
+/// voltages, idle, at the ambient temperature (resolve.cpp). A limit below it cannot be met.
+double floor_power_W(const scenario& sc, const std::vector<std::string>* only);
+
 /// The entries of a mapping keyed by DVFS domain (policy.limits, policy.governors) for each
 /// domain they apply to: keys with shell wildcards (* ? [...], fnmatch) apply to every domain
 /// they match, patterns first in the file's order, the domain's own entry (flagged true)

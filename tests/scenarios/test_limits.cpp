@@ -111,6 +111,19 @@ TEST_CASE("range errors name the allowed range") {
   CHECK(contains(win.message, "shorter than the control period"));
 }
 
+TEST_CASE("a board limit below the board's floor is a warning") {
+  // The H100 board's floor at 25 degC: leakage 61 W x 2^(-15/40) = 47.2 W at 670 mV, HBM
+  // self-refresh, NVLink and PCIe background: about 56 W. 20 W cannot be met, 150 W can.
+  const auto low = load({"policy.limits.gpu*.power=20 W"});
+  int n = 0;
+  for (const auto& w : low.warnings)
+    if (w.path == "policy.limits.gpu*.power" && contains(w.message, "power 20 W cannot be met: the board of domain 'gpu0' "
+                                                                    "(gpu0, hbm0, nvlink0, pcie_gpu0) draws at least"))
+      ++n;
+  CHECK(n == 1);  // once for the pattern, not once per GPU
+  for (const auto& w : load({"policy.limits.gpu*.power=150 W"}).warnings) CHECK(!contains(w.message, "cannot be met"));
+}
+
 TEST_CASE("names that are no domain, patterns that match none, and two patterns for one domain") {
   CHECK(contains(only_at(errors({"policy.limits.gpu8.power=300 W"}), "policy.limits.gpu8.power").message,
                  "unknown DVFS domain 'gpu8' (domains: gpu0, gpu1"));
