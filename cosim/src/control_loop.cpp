@@ -37,16 +37,29 @@ const char* to_string(throttle_reason r) {
     case throttle_reason::none: return "none";
     case throttle_reason::thermal: return "thermal";
     case throttle_reason::power: return "power";
+    case throttle_reason::board_power: return "board power";
   }
   return "?";
 }
 
+// A domain's board power limit (policy.limits.<d>.power): a power_capper of its own over the
+// board's power, cutting only this domain's clock.
+struct board_limit {
+  std::unique_ptr<power::power_capper> capper;
+  std::vector<power::capped_domain> capped;  // this domain alone
+  std::vector<std::size_t> board;            // component indices whose power counts
+  double limit_W = 0;
+};
+
 struct control_loop::domain {
   const power::dvfs_domain_config* cfg;
   std::unique_ptr<power::cpufreq_governor> gov;
+  double min_hz, max_hz;    // policy range (policy.limits; the table's ends when none)
   double ceiling_hz;        // thermal limit (table max when none)
   double memory_ceiling_hz; // a memory domain's own temperature limit (table max when none)
   double power_ceiling_hz;  // power-cap limit (table max when none)
+  double board_ceiling_hz;  // board power limit (table max when none)
+  std::unique_ptr<board_limit> limit;  // none without policy.limits.<d>.power
   double request_hz;        // the governor's last request
   double target_hz;         // what the domain was last set to
   std::vector<std::size_t> comps;
@@ -64,6 +77,7 @@ control_loop::control_loop(const scenarios::scenario& sc)
   update_sensors(true);
   start_power_cap();
   start_memory_throttles();
+  start_board_limits();
   size_outputs();
 }
 
@@ -85,6 +99,10 @@ void control_loop::start_domains() {
     dm.ceiling_hz = d.opps.max_hz();
     dm.memory_ceiling_hz = d.opps.max_hz();
     dm.power_ceiling_hz = d.opps.max_hz();
+    dm.board_ceiling_hz = d.opps.max_hz();
+    const power::domain_limits* lim = sc_.policy.limits_for(d.name);
+    dm.min_hz = lim ? lim->min_hz : d.opps.min_hz();
+    dm.max_hz = lim ? lim->max_hz : d.opps.max_hz();
     dm.request_hz = dm.target_hz = 0;
     doms_.push_back(std::move(dm));
   }
@@ -238,6 +256,32 @@ void control_loop::start_power_cap() {
   }
 }
 
+// Board power limits: one capper per limited domain over its board's components.
+void control_loop::start_board_limits() {
+  for (std::size_t d = 0; d < doms_.size(); ++d) {
+    const power::domain_limits* lim = sc_.policy.limits_for(domain_names_[d]);
+    if (!lim || !lim->power_W) continue;
+    auto bl = std::make_unique<board_limit>();
+    power::power_cap_config pc;
+    pc.limit_W = *lim->power_W;
+    pc.window_s = lim->window_s;
+    pc.settle_s = lim->settle_s;
+    bl->capper = std::make_unique<power::power_capper>(pc, period_s_);
+    bl->limit_W = *lim->power_W;
+    power::capped_domain cd;
+    cd.opps = &doms_[d].cfg->opps;
+    cd.ceiling_hz = cd.opps->max_hz();
+    bl->capped.push_back(cd);
+    for (const auto& n : lim->components) {
+      const auto it = std::find(component_names_.begin(), component_names_.begin() + static_cast<std::ptrdiff_t>(inputs_), n);
+      if (it == component_names_.begin() + static_cast<std::ptrdiff_t>(inputs_))
+        throw std::invalid_argument("policy.limits." + domain_names_[d] + ": unknown component '" + n + "'");
+      bl->board.push_back(static_cast<std::size_t>(it - component_names_.begin()));
+    }
+    doms_[d].limit = std::move(bl);
+  }
+}
+
 void control_loop::size_outputs() {
   comp_power_.assign(component_names_.size(), 0.0);
   low_power_share_.assign(component_names_.size(), 0.0);
@@ -261,13 +305,13 @@ std::vector<std::pair<double, double>> control_loop::initial_points() {
     s.period_s = period_s_;
     s.utilization = 0;
     s.cur_hz = d.cfg->opps.max_hz();
-    s.policy_min_hz = d.cfg->opps.min_hz();
-    s.policy_max_hz = d.cfg->opps.max_hz();
+    s.policy_min_hz = d.min_hz;
+    s.policy_max_hz = d.max_hz;
     // A fresh governor instance so the run's governor state starts clean.
     const auto& choice = sc_.policy.governor_for(*d.cfg);
     auto g = power::governor_registry::instance().create(choice.name, choice.values);
     g->start(d.cfg->opps, d.cfg->transition_latency.value());
-    const double hz = g->update(s);
+    const double hz = std::clamp(g->update(s), d.min_hz, d.max_hz);
     const std::size_t i = d.cfg->opps.index_at_most(hz);
     d.target_hz = d.cfg->opps.frequency_hz(i);
     pts.emplace_back(d.cfg->opps.frequency_hz(i), d.cfg->opps.voltage_v(i));
@@ -315,6 +359,8 @@ const std::vector<dvfs_decision>& control_loop::tick(double now_s, const std::ve
   if (capper_) power_cap_update();
   // 4b. Memories' own temperature limits (HBM throttling), on their blocks' temperatures.
   if (!mem_limits_.empty()) memory_throttle_update();
+  // 4c. Board power limits: each limited domain's ceiling from its board's power.
+  board_limit_update();
   dvfs_phase(now_s, in, dom_in);
   return decisions_;
 }
@@ -374,7 +420,8 @@ void control_loop::thermal_phase() {
   update_sensors(false);
 }
 
-// 5. cpufreq governors, then min(request, thermal ceiling, power ceiling) onto the table.
+// 6. cpufreq governors within the domain's range, then the ceilings (thermal, power cap,
+//    board power limit; power::limited_frequency) onto the table.
 void control_loop::dvfs_phase(double now_s, const std::vector<component_input>& in,
                               const std::vector<domain_input>& dom_in) {
   for (std::size_t d = 0; d < doms_.size(); ++d) {
@@ -388,20 +435,23 @@ void control_loop::dvfs_phase(double now_s, const std::vector<component_input>& 
     for (std::size_t ci : dm.comps) stall = std::max(stall, in[ci].stall_share);
     s.iowait_share = stall;
     s.cur_hz = dom_in[d].avg_hz;  // what the domain actually ran at (frequency-invariant util)
-    s.policy_min_hz = opps.min_hz();
-    s.policy_max_hz = opps.max_hz();
-    dm.request_hz = dm.gov->update(s);
+    s.policy_min_hz = dm.min_hz;
+    s.policy_max_hz = dm.max_hz;
+    // The range bounds every governor's request (scaling_min/max_freq), whatever it asks.
+    dm.request_hz = std::clamp(dm.gov->update(s), dm.min_hz, dm.max_hz);
     dom_request_[d] = dm.request_hz;
     // A memory's own temperature limit is a thermal ceiling too (max of the table unless hot).
     const double thermal_ceiling = std::min(dm.ceiling_hz, dm.memory_ceiling_hz);
-    const double ceiling = std::min(thermal_ceiling, dm.power_ceiling_hz);
-    const std::size_t idx = opps.index_at_most(std::min(dm.request_hz, ceiling));
+    const double ceiling = std::min({thermal_ceiling, dm.power_ceiling_hz, dm.board_ceiling_hz});
+    const std::size_t idx = opps.index_at_most(power::limited_frequency(dm.request_hz, dm.min_hz, dm.max_hz, ceiling));
     const double hz = opps.frequency_hz(idx);
     dom_throttled_[d] = hz < dm.request_hz - 0.5;
-    // The binding limit is the lower ceiling; a tie goes to thermal (the safety limit).
-    dom_reason_[d] = !dom_throttled_[d]                         ? throttle_reason::none
-                     : thermal_ceiling <= dm.power_ceiling_hz ? throttle_reason::thermal
-                                                              : throttle_reason::power;
+    // The binding limit is the lowest ceiling; a tie goes to thermal (the safety limit),
+    // then to the domain's own board limit.
+    dom_reason_[d] = !dom_throttled_[d]                                ? throttle_reason::none
+                     : thermal_ceiling <= ceiling                      ? throttle_reason::thermal
+                     : dm.board_ceiling_hz <= dm.power_ceiling_hz      ? throttle_reason::board_power
+                                                                       : throttle_reason::power;
     dom_ceiling_[d] = ceiling;
     if (hz != dm.target_hz) {
       dm.target_hz = hz;
@@ -447,5 +497,27 @@ void control_loop::power_cap_update() {
 }
 
 double control_loop::capped_average_W() const { return capper_ ? capper_->average_W() : 0.0; }
+
+void control_loop::board_limit_update() {
+  for (std::size_t d = 0; d < doms_.size(); ++d) {
+    domain& dm = doms_[d];
+    if (!dm.limit) continue;
+    board_limit& bl = *dm.limit;
+    power::capped_domain& cd = bl.capped.front();
+    estimate_power_at_opps(d, cd.power_at_opp_W);
+    double own = 0, board = 0;
+    for (std::size_t ci : dm.comps) own += comp_power_[ci];
+    for (std::size_t ci : bl.board) board += comp_power_[ci];
+    cd.measured_power_W = own;
+    bl.capper->update(board, bl.capped);
+    dm.board_ceiling_hz = cd.ceiling_hz;
+  }
+}
+
+double control_loop::board_average_W(std::size_t d) const {
+  return doms_[d].limit ? doms_[d].limit->capper->average_W() : 0.0;
+}
+
+double control_loop::board_limit_W(std::size_t d) const { return doms_[d].limit ? doms_[d].limit->limit_W : 0.0; }
 
 }  // namespace ptsim::cosim

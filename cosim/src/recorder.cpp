@@ -109,7 +109,8 @@ void activity_recorder::after_tick(const control_loop& loop, double period_s) {
   for (std::size_t d = 0; d < th.size(); ++d) {
     if (th[d]) throttled_s_[d] += period_s;
     if (d < why.size() && why[d] == throttle_reason::thermal) thermal_s_[d] += period_s;
-    if (d < why.size() && why[d] == throttle_reason::power) power_s_[d] += period_s;
+    if (d < why.size() && (why[d] == throttle_reason::power || why[d] == throttle_reason::board_power))
+      power_s_[d] += period_s;
   }
 }
 

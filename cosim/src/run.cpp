@@ -109,10 +109,19 @@ void record_throttling(double now, double T, const scenarios::scenario& sc, cons
     const bool th = loop.domain_throttled()[d];
     any |= th;
     if (th != was_throttled[d]) {
-      writer.add_event({now, th ? "throttle_start" : "throttle_end", sc.domains[d].name,
-                        th ? std::string(to_string(loop.domain_throttle_reason()[d])) + " ceiling " +
-                                 fmt_hz(loop.domain_ceiling_hz()[d]) + " below the governor's request"
-                           : "no longer limited",
+      const throttle_reason why = loop.domain_throttle_reason()[d];
+      std::string what = "no longer limited";
+      if (th) {
+        what = std::string(to_string(why)) + " ceiling " + fmt_hz(loop.domain_ceiling_hz()[d]) +
+               " below the governor's request";
+        if (why == throttle_reason::board_power) {
+          char b[96];
+          std::snprintf(b, sizeof b, " (limit %.6g W, board average %.6g W)", loop.board_limit_W(d),
+                        loop.board_average_W(d));
+          what += b;
+        }
+      }
+      writer.add_event({now, th ? "throttle_start" : "throttle_end", sc.domains[d].name, what,
                         loop.domain_ceiling_hz()[d]});
       was_throttled[d] = th;
     }
@@ -122,7 +131,7 @@ void record_throttling(double now, double T, const scenarios::scenario& sc, cons
   bool thermal = false, power = false;
   for (auto r : loop.domain_throttle_reason()) {
     thermal |= r == throttle_reason::thermal;
-    power |= r == throttle_reason::power;
+    power |= r == throttle_reason::power || r == throttle_reason::board_power;
   }
   if (thermal) totals.throttled_thermal_s += T;
   if (power) totals.throttled_power_s += T;
@@ -356,6 +365,9 @@ run_outcome run_scenario(const scenarios::scenario& sc, const run_options& opts)
     totals.peak_power_cap_window_W = std::numeric_limits<double>::quiet_NaN();  // until a full window
   }
   peak_watch peaks{ticks_per_record};
+  // What the loader changed in policy.limits (a clock rounded onto the table), said once.
+  for (const auto& [domain, lim] : sc.policy.limits)
+    for (const auto& note : lim.notes) writer.add_event({0.0, "warning", domain, note, 0});
   // What the workload had done when the window opened (throughput counts work within it).
   double work_at_from = 0;
   std::vector<double> stream_work_at_from(totals.streams.size(), 0.0);

@@ -28,6 +28,7 @@ governor_registry& governor_registry::instance() {
 
 governor_registry::governor_registry() : registry("cpufreq governor") {
   register_conservative(*this);
+  register_gpu_boost(*this);
   register_ondemand(*this);
   register_performance(*this);
   register_powersave(*this);

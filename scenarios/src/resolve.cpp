@@ -44,16 +44,15 @@ std::filesystem::path relative_to_writer(const scenario& sc, const view& v, cons
   return fs::path(writer).parent_path() / file;
 }
 
-namespace {
-
-// The least power the platform can draw: every compute unit at its domain's lowest
-// voltage, at the ambient temperature, in its deepest idle state (or leaking, without
-// one), every memory and device idle in its lowest-power state. Dynamic power, fans and
-// heating above the ambient only add to it, so a cap below it cannot be met.
-double platform_floor_W(const scenario& sc) {
+// The least power the platform (or the components named in `only`) can draw: every compute
+// unit at its domain's lowest voltage, at the ambient temperature, in its deepest idle state
+// (or leaking, without one), every memory and device idle in its lowest-power state. Dynamic
+// power, fans and heating above the ambient only add to it, so a cap below it cannot be met.
+double floor_power_W(const scenario& sc, const std::vector<std::string>* only) {
   double floor = 0;
   const double t_amb = sc.thermal.ambient.value();
   for (const auto& c : sc.components) {
+    if (only && std::find(only->begin(), only->end(), c.name) == only->end()) continue;
     double v_min = 0;
     if (c.domain != component_ref::none && sc.domains[c.domain].opps.size() > 0) {
       const auto& opps = sc.domains[c.domain].opps;
@@ -64,6 +63,8 @@ double platform_floor_W(const scenario& sc) {
   }
   return floor;
 }
+
+namespace {
 
 // Each component's floorplan block, by index (thermal.power_map, resolved by now).
 void place_components(scenario& sc) {
@@ -142,7 +143,7 @@ void resolve(const view& root, scenario& sc) {
   }
   if (sc.policy.power_cap) {
     // Said at load time rather than discovered as a run that never meets its cap.
-    const double floor = platform_floor_W(sc);
+    const double floor = floor_power_W(sc, nullptr);
     const double limit = sc.policy.power_cap->limit_W;
     if (limit < floor) {
       const view cap = root.at("policy").at("power_cap");

@@ -110,6 +110,10 @@ void resolve_domains(const view& platform, scenario& sc) {
       continue;
     }
     dc.transition_latency = units::seconds(d.si("transition_latency"));
+    if (d.has("min_power_limit")) dc.min_power_limit_W = d.si("min_power_limit");
+    if (d.has("max_power_limit")) dc.max_power_limit_W = d.si("max_power_limit");
+    if (dc.min_power_limit_W && dc.max_power_limit_W && *dc.min_power_limit_W > *dc.max_power_limit_W)
+      d.fail("min_power_limit is above max_power_limit", "min_power_limit");
     sc.domains.push_back(std::move(dc));
   }
 }

@@ -55,11 +55,17 @@ std::set<std::string> domain_names(const scenario& sc) {
   return domains;
 }
 
-// policy.governors: a domain's own cpufreq governor, by name or with tunables.
-void resolve_governors(const view& p, power::policy_config& pol, const std::set<std::string>& domains) {
-  for (const auto& [dom, g] : p.at("governors").entries()) {
-    if (!domains.count(dom)) {
-      g.fail("unknown DVFS domain '" + dom + "'");
+// policy.governors: a domain's own cpufreq governor, by name or with tunables; a key with
+// wildcards names every domain it matches (the domain's own entry wins; two patterns
+// naming one domain are ambiguous).
+void resolve_governors(const view& p, scenario& sc) {
+  power::policy_config& pol = sc.policy;
+  for (const auto& [d, entries] : entries_by_domain(p.at("governors"), sc)) {
+    const std::string& dom = sc.domains[d].name;
+    const view& g = entries.back().first;
+    if (!entries.back().second && entries.size() > 1) {
+      g.fail("'" + entries[0].first.path() + "' and '" + g.path() + "' both name the governor of domain '" + dom +
+             "': give '" + dom + "' its own entry");
       continue;
     }
     power::governor_choice gc;
@@ -189,13 +195,14 @@ void resolve_policy(const view& p, scenario& sc, const std::vector<std::string>&
   pol.default_governor.name = p.str("governor");
   pol.memory_governor.name = p.str("memory_governor");
   const std::set<std::string> domains = domain_names(sc);
-  resolve_governors(p, pol, domains);
+  resolve_governors(p, sc);
   pol.thermal = resolve_zone("thermal", p.at("thermal"), sc, domains, sensor_nodes);
   for (const auto& [name, z] : p.at("thermal_zones").entries()) {
     if (name == pol.thermal.name) z.fail("'" + name + "' is policy.thermal's zone: give this one another name");
     pol.zones.push_back(resolve_zone(name, z, sc, domains, sensor_nodes));
   }
   if (p.has("power_cap")) pol.power_cap = resolve_power_cap(p.at("power_cap"), sc, domains);
+  resolve_limits(p.at("limits"), sc);
 }
 
 }  // namespace ptsim::scenarios::detail

@@ -34,7 +34,19 @@ void resolve_workload(const view& w, const view& platform, scenario& sc);
 /// thermal: floorplan, package, model, initial state; the nodes a zone's sensor may read
 /// (resolve_thermal.cpp).
 void resolve_thermal(const view& t, scenario& sc, std::vector<std::string>& sensor_nodes);
-/// policy: governors, thermal and fan zones, power cap (resolve_policy.cpp).
+/// The least power the platform, or the components named in `only`, can draw: lowest
+/// voltages, idle, at the ambient temperature (resolve.cpp). A limit below it cannot be met.
+double floor_power_W(const scenario& sc, const std::vector<std::string>* only);
+
+/// The entries of a mapping keyed by DVFS domain (policy.limits, policy.governors) for each
+/// domain they apply to: keys with shell wildcards (* ? [...], fnmatch) apply to every domain
+/// they match, patterns first in the file's order, the domain's own entry (flagged true)
+/// last. Reports a name that is no domain and a pattern that matches none (resolve_limits.cpp).
+std::vector<std::pair<std::size_t, std::vector<std::pair<view, bool>>>> entries_by_domain(const view& m,
+                                                                                         const scenario& sc);
+/// policy.limits: per-domain clock range and board power limit (resolve_limits.cpp).
+void resolve_limits(const view& limits, scenario& sc);
+/// policy: governors, thermal and fan zones, power cap, limits (resolve_policy.cpp).
 void resolve_policy(const view& p, scenario& sc, const std::vector<std::string>& sensor_nodes);
 
 }  // namespace ptsim::scenarios::detail

@@ -38,7 +38,11 @@ schema_ptr platform_schema() {
                                     "(PLL relock)", "0 s", 0.0, false)),
        opt("dynamic-power-coefficient", number("Linux energy-model coefficient in uW/(MHz*V^2) per core: units of "
                                                "the domain without c_eff get c_eff = cores x coefficient pF",
-                                               std::nullopt, 0.0))});
+                                               std::nullopt, 0.0)),
+       opt("min_power_limit", quantity(dims::power(), "lowest board power limit the device accepts (nvidia-smi "
+                                       "--query-gpu=power.min_limit); policy.limits.<domain>.power below it is an error")),
+       opt("max_power_limit", quantity(dims::power(), "highest board power limit the device accepts "
+                                       "(power.max_limit); policy.limits.<domain>.power above it is an error"))});
   std::map<std::string, schema_ptr> kinds;  // one per registered component kind (kinds/registry.cpp)
   for (const auto& k : detail::component_kinds()) kinds[k.name] = k.schema();
   auto component = variant(std::move(kinds), "component by kind");
@@ -349,6 +353,25 @@ schema_ptr policy_schema() {
        opt("settle", quantity(dims::time(), "time over which the average is brought back to the limit", "50 ms")),
        opt("domains", list_of(str("DVFS domain"), "capped domains (default: every domain but memory domains)")),
        opt("low_priority", list_of(str("DVFS domain"), "domains cut first at the soft limit"))});
+  auto limits = object(
+      "limits an operator sets on a DVFS domain (Linux scaling_min/max_freq; nvidia-smi -lgc, -pl): the domain runs "
+      "at the lowest of its governor's request and every ceiling (thermal, power_cap, power), kept within "
+      "[min_freq, max_freq] except that a thermal or power ceiling below min_freq wins",
+      {opt("min_freq", quantity(dims::frequency(), "lowest frequency any governor may request (an OPP of the domain; "
+                                "a value between two rounds up, as the driver does)")),
+       opt("max_freq", quantity(dims::frequency(), "highest frequency any governor may request (a value between two "
+                                "OPPs rounds down); min_freq = max_freq locks the clock")),
+       opt("power", quantity(dims::power(), "board power limit: the average power of `components` over `window` "
+                             "(within the domain's min_power_limit .. max_power_limit when it states them)")),
+       opt("window", quantity(dims::time(), "averaging window of `power` (default: the 100 ms update period of "
+                              "A100/H100 board power sensors, Yang et al. SC'24; at most 1e6 control periods)",
+                              "100 ms")),
+       opt("settle", quantity(dims::time(), "time over which the limiter brings the average back to `power` "
+                              "(illustrative)", "25 ms")),
+       opt("components", list_of(str("platform component"),
+                                 "the board the limit covers (default: the domain's compute units and the components "
+                                 "they name as connect, fabric or io that no unit of another domain names: for a "
+                                 "GPU, its memory and links)"))});
   return retiring(
       object("DVFS and thermal policy",
              {opt("governor", enumeration(govs, "cpufreq governor of every domain without its own", "schedutil")),
@@ -356,11 +379,15 @@ schema_ptr policy_schema() {
                                                        "memories) without its own in governors: simple_ondemand is "
                                                        "Linux devfreq's", "performance")),
               opt("governors", map_of(one_of({gov_name, gov_obj}, "governor name, or {governor, tunables}"),
-                                      "per-domain cpufreq governor overrides")),
+                                      "per-domain cpufreq governor overrides (a key with * ? or [...] sets every "
+                                      "domain it matches, a domain's own entry winning)")),
               opt("thermal", thermal),
               opt("thermal_zones", map_of(zone(false), "more thermal zones by name (their name in the results' zone "
                                                        "labels), polled each at its own period")),
-              opt("power_cap", power_cap)}),
+              opt("power_cap", power_cap),
+              opt("limits", map_of(limits, "per-domain limits by DVFS domain name; a name with * ? or [...] (shell "
+                                           "wildcards, as in `--set \"policy.limits.gpu*.power=300 W\"`) sets "
+                                           "every domain it matches, a domain's own entry winning"))}),
       {{"fan_zone", "policy.fan_zone is now a zone of policy.thermal_zones that cools the fans: write "
                     "'thermal_zones: { fans: { control_temp: \"70 degC\", polling_period: \"1 s\", cooling: [fans] } }' "
                     "(its other keys as before; a zone's polling_period defaults to 100 ms, fan_zone's was 1 s)"}});

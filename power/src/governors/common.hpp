@@ -84,4 +84,5 @@ void register_ondemand(governor_registry& r);
 void register_conservative(governor_registry& r);
 void register_schedutil(governor_registry& r);
 void register_simple_ondemand(governor_registry& r);
+void register_gpu_boost(governor_registry& r);
 }  // namespace ptsim::power

@@ -25,8 +25,9 @@ using component_input = power::component_activity;
 /// A domain's electrical averages over the period (from its clock).
 using domain_input = power::domain_electrical;
 
-/// Why a domain runs below its governor's request.
-enum class throttle_reason { none, thermal, power };
+/// Why a domain runs below its governor's request: a thermal zone, the platform power cap
+/// (policy.power_cap), or the domain's own board power limit (policy.limits.<d>.power).
+enum class throttle_reason { none, thermal, power, board_power };
 const char* to_string(throttle_reason r);
 
 /// A new operating point for a domain, decided at the end of a period.
@@ -83,7 +84,11 @@ class control_loop {
   const std::vector<double>& domain_avg_volts() const { return dom_v_; }
   const std::vector<bool>& domain_throttled() const { return dom_throttled_; }
   const std::vector<throttle_reason>& domain_throttle_reason() const { return dom_reason_; }
-  /// The lowest of the thermal and power-cap ceilings (Hz).
+  /// The domain's board power averaged over its limit's window (W); 0 without a limit.
+  double board_average_W(std::size_t domain) const;
+  /// The domain's board power limit (W); 0 without one.
+  double board_limit_W(std::size_t domain) const;
+  /// The lowest of the thermal, power-cap and board-power-limit ceilings (Hz).
   const std::vector<double>& domain_ceiling_hz() const { return dom_ceiling_; }
   /// The cpufreq governors' latest requests (Hz), before the ceilings.
   const std::vector<double>& domain_request_hz() const { return dom_request_; }
@@ -114,6 +119,7 @@ class control_loop {
   power::cooler& cooler_named(const std::string& name);
   void start_power_cap();
   void start_memory_throttles();
+  void start_board_limits();
   void size_outputs();
   std::vector<std::string> compute_domain_names() const;
   void memory_throttle_update();
@@ -126,6 +132,7 @@ class control_loop {
   /// Every zone's sensor sees the temperatures of the step just taken.
   void update_sensors(bool reset);
   void power_cap_update();
+  void board_limit_update();
   thermal::divergence_error runaway_in_user_terms(const thermal::divergence_error& e) const;
   /// Power of domain d at each of its OPPs under its last activity, at current temperatures.
   void estimate_power_at_opps(std::size_t d, std::vector<double>& out) const;

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "ptsim/power/domain_limits.hpp"
 #include "ptsim/power/governor.hpp"
 #include "ptsim/power/opp_table.hpp"
 #include "ptsim/power/power_cap.hpp"
@@ -21,6 +22,9 @@ struct dvfs_domain_config {
   /// clock. Its governor defaults to policy.memory_governor, and the main thermal zone and
   /// the power cap leave it alone unless they name it.
   bool memory = false;
+  /// The board power limits the device accepts (nvidia-smi's min/max power limit); none:
+  /// any positive limit.
+  std::optional<double> min_power_limit_W, max_power_limit_W;
 };
 
 struct governor_choice {
@@ -70,6 +74,8 @@ struct policy_config {
   std::vector<thermal_zone_spec> zones;     ///< policy.thermal_zones, in the file's order
   std::optional<power_cap_config> power_cap;  ///< none when the scenario sets no limit
   std::vector<memory_throttle> memory_throttles;  ///< from the memories' throttle keys
+  /// policy.limits by domain name, wildcards expanded; a domain without an entry has none.
+  std::map<std::string, domain_limits> limits;
   /// The governor of a domain: its own override, else the default (memory_governor for
   /// a memory domain).
   const governor_choice& governor_for(const std::string& domain, bool memory = false) const {
@@ -77,6 +83,11 @@ struct policy_config {
     return it != per_domain.end() ? it->second : memory ? memory_governor : default_governor;
   }
   const governor_choice& governor_for(const dvfs_domain_config& d) const { return governor_for(d.name, d.memory); }
+  /// A domain's limits, or nullptr when the scenario sets none.
+  const domain_limits* limits_for(const std::string& domain) const {
+    auto it = limits.find(domain);
+    return it == limits.end() ? nullptr : &it->second;
+  }
 };
 
 }  // namespace ptsim::power

@@ -1,0 +1,138 @@
+// End to end: policy.limits on the 8-GPU server (server-cnn-offline.yaml, ResNet-50 on every
+// GPU): locked clocks, board power limits with a wildcard, a power limit below a locked
+// clock, the rounding warning, and range errors; read back from the HDF5 files.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+
+#include "ptsim/postproc/result_file.hpp"
+#include "run_ptsim.hpp"
+
+using namespace e2e;
+using ptsim::postproc::result_reader;
+
+namespace {
+const std::string server = PTSIM_SOURCE_DIR "/scenarios/server-cnn-offline.yaml";
+// 1 s of the offline load, sampled every 10 ms (ten samples per 100 ms limit window).
+const std::string base = "run " + server + " -q --set 'duration=1 s' --set 'record_period=10 ms'";
+
+std::size_t index_of(const std::vector<std::string>& v, const std::string& name) {
+  const auto it = std::find(v.begin(), v.end(), name);
+  REQUIRE_MESSAGE(it != v.end(), name);
+  return static_cast<std::size_t>(it - v.begin());
+}
+
+// Board power of GPU i per sample: gpu{i} + hbm{i} + nvlink{i} + pcie_gpu{i} (each sample is
+// the mean over its record period, so a mean of samples is a mean over time).
+std::vector<double> board_W(const result_reader& f, int i) {
+  std::size_t nc = 0;
+  const auto power = f.variable("power", &nc);
+  const auto names = f.coord("component");
+  const std::string n = std::to_string(i);
+  std::vector<std::size_t> cols;
+  for (const std::string c : {"gpu", "hbm", "nvlink", "pcie_gpu"}) cols.push_back(index_of(names, c + n));
+  std::vector<double> out(power.size() / nc, 0.0);
+  for (std::size_t t = 0; t < out.size(); ++t)
+    for (std::size_t c : cols) out[t] += power[t * nc + c];
+  return out;
+}
+
+// The largest average over `k` consecutive samples, from sample `from` on.
+double max_window_mean(const std::vector<double>& x, std::size_t k, std::size_t from) {
+  double worst = 0;
+  for (std::size_t s = from; s + k <= x.size(); ++s) {
+    double sum = 0;
+    for (std::size_t j = s; j < s + k; ++j) sum += x[j];
+    worst = std::max(worst, sum / static_cast<double>(k));
+  }
+  return worst;
+}
+
+std::vector<double> frequency(const result_reader& f, const std::string& domain) {
+  std::size_t nd = 0;
+  const auto hz = f.variable("frequency", &nd);
+  const std::size_t d = index_of(f.coord("domain"), domain);
+  std::vector<double> out;
+  for (std::size_t t = 0; t < hz.size() / nd; ++t) out.push_back(hz[t * nd + d]);
+  return out;
+}
+}  // namespace
+
+TEST_CASE("a 150 W board limit on every GPU (wildcard) holds each GPU's 100 ms average; unlimited is above it") {
+  scratch s("limits");
+  const std::string boost = " --set 'policy.governors.gpu*=gpu_boost'";
+  const result free = run_ptsim(s.dir, base + boost + " -o free.h5");
+  REQUIRE_MESSAGE(free.exit_code == 0, free.err);
+  const result lim = run_ptsim(s.dir, base + boost + " --set 'policy.limits.gpu*.power=150 W' -o lim.h5");
+  REQUIRE_MESSAGE(lim.exit_code == 0, lim.err);
+  result_reader ff(s.dir / "free.h5"), fl(s.dir / "lim.h5");
+  // Unlimited, gpu_boost runs the busy GPUs at the top OPP, 1980 MHz.
+  const auto f0 = frequency(ff, "gpu0");
+  CHECK(*std::max_element(f0.begin(), f0.end()) == doctest::Approx(1980e6));
+  for (int i = 0; i < 8; ++i) {
+    CAPTURE(i);
+    // The limiter regulates the 100 ms average to the limit: after the first window the mean
+    // board power is the limit (within 1 %), and every 100 ms window stays within 3 % of it
+    // (the ripple: the HBM's power swings by tens of watts from one 1 ms period to the next
+    // with the traffic of each tile, which the limiter sees only after the fact; README
+    // "Per-domain limits"). Unlimited, every GPU draws far more.
+    const auto b = board_W(fl, i);
+    double sum = 0;
+    for (std::size_t t = 10; t < b.size(); ++t) sum += b[t];
+    CHECK(sum / static_cast<double>(b.size() - 10) == doctest::Approx(150.0).epsilon(0.01));
+    CHECK(max_window_mean(b, 10, 10) <= 150.0 * 1.03);
+    CHECK(max_window_mean(board_W(ff, i), 10, 10) > 150.0 * 3);
+  }
+  // The events say the board limit cut the clock, naming the limit.
+  bool named = false;
+  for (const auto& e : fl.events())
+    if (e.kind == "throttle_start" && e.source == "gpu0" && e.message.find("board power ceiling") == 0 &&
+        e.message.find("limit 150 W") != std::string::npos)
+      named = true;
+  CHECK(named);
+  CHECK(fl.summary().metrics.at("throttled_fraction_power").value > 0.5);
+  CHECK(ff.summary().metrics.at("throttled_fraction_power").value == 0.0);
+}
+
+TEST_CASE("a locked clock runs at exactly that OPP; a power limit below it still wins") {
+  scratch s("lock");
+  const result r = run_ptsim(s.dir, base + " --set 'policy.limits.gpu0.min_freq=1290 MHz'"
+                                           " --set 'policy.limits.gpu0.max_freq=1290 MHz' -o lock.h5");
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  for (double hz : frequency(result_reader(s.dir / "lock.h5"), "gpu0")) CHECK(hz == doctest::Approx(1290e6).epsilon(1e-12));
+  // min_freq 1900 MHz rounds up to 1980 MHz (the top, so the clock is locked there), with a
+  // warning on stderr and in the events; the 150 W limit drives the clock below it.
+  const result w = run_ptsim(s.dir, base + " --set 'policy.limits.gpu0.min_freq=1900 MHz'"
+                                           " --set 'policy.limits.gpu0.power=150 W' -o low.h5");
+  REQUIRE_MESSAGE(w.exit_code == 0, w.err);
+  const std::string note = "min_freq 1900 MHz of domain 'gpu0' lies between its OPPs 1830 MHz and 1980 MHz: "
+                           "rounded up to 1980 MHz, as the driver does";
+  CHECK(w.err.find("warning: policy.limits.gpu0.min_freq: " + note) != std::string::npos);
+  result_reader f(s.dir / "low.h5");
+  int said = 0;
+  for (const auto& e : f.events())
+    if (e.kind == "warning" && e.source == "gpu0" && e.message == note) ++said;
+  CHECK(said == 1);
+  const auto hz = frequency(f, "gpu0");
+  CHECK(*std::min_element(hz.begin() + 10, hz.end()) < 1980e6 - 1);
+  CHECK(max_window_mean(board_W(f, 0), 10, 10) <= 150.0 * 1.03);
+  // The other GPUs have no limit: their schedutil keeps them fast.
+  const auto hz1 = frequency(f, "gpu1");
+  CHECK(*std::max_element(hz1.begin(), hz1.end()) > 1800e6);
+}
+
+TEST_CASE("limits outside the device's range: exit 2, the range named, no file") {
+  scratch s("range");
+  const result hi = run_ptsim(s.dir, base + " --set 'policy.limits.gpu*.max_freq=2.1 GHz' -o x.h5");
+  CHECK(hi.exit_code == 2);
+  CHECK(hi.err.find("policy.limits.gpu*.max_freq: max_freq: expected a clock within domain 'gpu0' operating points "
+                    "345 MHz .. 1980 MHz, found 2100 MHz") != std::string::npos);
+  const result p = run_ptsim(s.dir, base + " --set 'platform.domains.gpu0.min_power_limit=200 W'"
+                                           " --set 'policy.limits.gpu0.power=150 W' -o x.h5");
+  CHECK(p.exit_code == 2);
+  CHECK(p.err.find("power limit range at least 200 W") != std::string::npos);
+  const result none = run_ptsim(s.dir, base + " --set 'policy.limits.tpu*.power=150 W' -o x.h5");
+  CHECK(none.exit_code == 2);
+  CHECK(none.err.find("the pattern 'tpu*' matches no DVFS domain") != std::string::npos);
+  CHECK_FALSE(fs::exists(s.dir / "x.h5"));
+}
