@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 
 #include "resolve_sections.hpp"
@@ -180,6 +181,50 @@ power::domain_limits resolve_one(const std::vector<view>& views, const std::vect
   return lim;
 }
 
+// memory_freq of compute domain d: its paired memory domain's clock locked (min = max), as
+// `nvidia-smi -lmc` locks a GPU's memory clock. `locked` remembers which entry locked which
+// memory domain, so two domains sharing a memory cannot lock it at different clocks.
+void lock_memory_clock(const view& v, scenario& sc, std::size_t d,
+                       std::map<std::size_t, std::pair<double, std::string>>& locked, once& report) {
+  const std::string& name = sc.domains[d].name;
+  const std::size_t m = sc.memory_domain_of(d);
+  if (m == component_ref::none) {
+    report.fail(v,
+                "memory_freq: domain '" + name + "' has no memory clock to lock (its units' memory is not on a "
+                "memory DVFS domain: give the memory `domain:` and that domain an OPP table of memory clocks)",
+                "memory_freq");
+    return;
+  }
+  const power::dvfs_domain_config& mc = sc.domains[m];
+  power::domain_limits probe;  // the rounding and its note, before anything is changed
+  double hz = std::nan("");
+  resolve_clock(v, "memory_freq", true, mc, probe, hz, report);
+  if (std::isnan(hz)) return;
+  auto [at, fresh] = locked.emplace(m, std::make_pair(hz, name));
+  if (!fresh && at->second.first != hz) {
+    report.fail(v,
+                "memory_freq: domains '" + at->second.second + "' and '" + name + "' share memory domain '" + mc.name +
+                    "' and lock it at different clocks (" + mhz(at->second.first) + ", " + mhz(hz) + ")",
+                "memory_freq");
+    return;
+  }
+  auto it = sc.policy.limits.find(mc.name);
+  if (it == sc.policy.limits.end()) {
+    power::domain_limits lim;
+    lim.min_hz = mc.opps.min_hz();
+    lim.max_hz = mc.opps.max_hz();
+    it = sc.policy.limits.emplace(mc.name, lim).first;
+  } else if (fresh && (it->second.min_hz != mc.opps.min_hz() || it->second.max_hz != mc.opps.max_hz())) {
+    report.fail(v,
+                "memory_freq: memory domain '" + mc.name + "' has its own min_freq/max_freq in policy.limits; "
+                "set its clock in one place",
+                "memory_freq");
+    return;
+  }
+  it->second.min_hz = it->second.max_hz = hz;
+  for (const auto& n : probe.notes) it->second.notes.push_back(n);
+}
+
 }  // namespace
 
 std::vector<std::pair<std::size_t, std::vector<std::pair<view, bool>>>> entries_by_domain(const view& m,
@@ -214,12 +259,16 @@ std::vector<std::pair<std::size_t, std::vector<std::pair<view, bool>>>> entries_
 
 void resolve_limits(const view& limits, scenario& sc) {
   once report;
+  std::vector<std::pair<std::size_t, view>> memory_locks;  // applied after every domain's own limits
   for (auto& [d, entries] : entries_by_domain(limits, sc)) {
     std::vector<view> views;
     std::vector<bool> own;
     for (auto& [v, is_own] : entries) views.push_back(v), own.push_back(is_own);
     sc.policy.limits[sc.domains[d].name] = resolve_one(views, own, sc, d, report);
+    if (const view* v = pick(views, own, "memory_freq", sc.domains[d].name, report)) memory_locks.emplace_back(d, *v);
   }
+  std::map<std::size_t, std::pair<double, std::string>> locked;
+  for (const auto& [d, v] : memory_locks) lock_memory_clock(v, sc, d, locked, report);
 }
 
 }  // namespace ptsim::scenarios::detail

@@ -368,6 +368,9 @@ schema_ptr policy_schema() {
                               "100 ms")),
        opt("settle", quantity(dims::time(), "time over which the limiter brings the average back to `power` "
                               "(illustrative)", "25 ms")),
+       opt("memory_freq", quantity(dims::frequency(), "locks the clock of this domain's memory (nvidia-smi -lmc): "
+                                   "min_freq = max_freq of the memory DVFS domain its units' traffic goes to (an "
+                                   "OPP of that domain; a value between two rounds down)")),
        opt("components", list_of(str("platform component"),
                                  "the board the limit covers (default: the domain's compute units and the components "
                                  "they name as connect, fabric or io that no unit of another domain names: for a "

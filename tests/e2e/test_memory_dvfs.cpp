@@ -93,6 +93,25 @@ TEST_CASE("an HBM's own temperature limit trips at its threshold and cuts its cl
   }));
 }
 
+TEST_CASE("policy.limits.<gpu>.memory_freq locks the GPU's memory clock in every sample, as nvidia-smi -lmc") {
+  scratch s("hbm-lock");
+  std::ofstream(s.dir / "gemm.yaml") << "ops:\n  - { name: proj, kind: gemm, m: 4096, n: 4096, k: 4096 }\n";
+  std::ofstream(s.dir / "hbm.yaml") << hbm_yaml;
+  // Cool enough that the HBM never reaches its throttle temperature in 50 ms.
+  const result r = run_ptsim(s.dir, "run hbm.yaml -q -o lock.h5 --set \"duration=50 ms\" --set \"thermal.ambient=25 degC\" "
+                                    "--set \"policy.limits.g.memory_freq=1000 MHz\"");
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  const result_reader f(s.dir / "lock.h5");
+  std::size_t nd = 0;
+  const auto hz = f.variable("frequency", &nd);
+  const std::size_t mem = index_of(f.coord("domain"), "hbm_clk"), gpu = index_of(f.coord("domain"), "g");
+  REQUIRE(hz.size() / nd > 10);
+  for (std::size_t i = 0; i < hz.size() / nd; ++i) {
+    CHECK(hz[i * nd + mem] == doctest::Approx(1000e6).epsilon(1e-12));
+    CHECK(hz[i * nd + gpu] == doctest::Approx(990e6).epsilon(1e-12));
+  }
+}
+
 TEST_CASE("LPDDR on a memory clock: at the top clock it is the fixed memory; simple_ondemand lowers the clock") {
   scratch s("memdvfs-phone");
   const std::string dvfs = PTSIM_SOURCE_DIR "/scenarios/phone-memory-dvfs.yaml";

@@ -77,3 +77,51 @@ TEST_CASE("memory DVFS mistakes are refused at their key") {
     CHECK(contains(d.message, "below the lowest OPP of domain 'mif' (1600 MHz)"));
   }
 }
+
+TEST_CASE("memory_freq locks the memory clock a compute domain's traffic goes to (nvidia-smi -lmc)") {
+  // little, mid, big and the NPU all pair with mif (1600, 3200 MHz).
+  const ps::scenario sc = ps::load_scenario_text(with_mif(), "test.yaml", with_sets({"policy.limits.npu.memory_freq=1600 MHz"}));
+  const auto* lim = sc.policy.limits_for("mif");
+  REQUIRE(lim);
+  CHECK(lim->min_hz == 1600e6);
+  CHECK(lim->max_hz == 1600e6);
+  // The NPU's own clock range is untouched.
+  const auto* npu = sc.policy.limits_for("npu");
+  REQUIRE(npu);
+  CHECK(npu->max_hz == sc.domains[domain_named(sc, "npu")].opps.max_hz());
+  // Between two OPPs: rounded down (3000 -> 1600), and said once.
+  const ps::scenario r = ps::load_scenario_text(with_mif(), "test.yaml", with_sets({"policy.limits.big.memory_freq=3000 MHz"}));
+  REQUIRE(r.policy.limits_for("mif"));
+  CHECK(r.policy.limits_for("mif")->max_hz == 1600e6);
+  REQUIRE(r.policy.limits_for("mif")->notes.size() == 1);
+  CHECK(contains(r.policy.limits_for("mif")->notes[0], "rounded down to 1600 MHz"));
+  // Two domains sharing the memory may lock it at the same clock.
+  const ps::scenario same = ps::load_scenario_text(
+      with_mif(), "test.yaml", with_sets({"policy.limits.big.memory_freq=3200 MHz", "policy.limits.npu.memory_freq=3200 MHz"}));
+  CHECK(same.policy.limits_for("mif")->min_hz == 3200e6);
+}
+
+TEST_CASE("memory_freq mistakes are refused at their key") {
+  SUBCASE("no memory clock to lock") {
+    const auto d = only_at(load_errors(default_text(), with_sets({"policy.limits.big.memory_freq=1600 MHz"})),
+                           "policy.limits.big.memory_freq");
+    CHECK(contains(d.message, "domain 'big' has no memory clock to lock"));
+  }
+  SUBCASE("outside the memory's clocks") {
+    const auto d = only_at(load_errors(with_mif(), with_sets({"policy.limits.big.memory_freq=5000 MHz"})),
+                           "policy.limits.big.memory_freq");
+    CHECK(contains(d.message, "domain 'mif' operating points 1600 MHz .. 3200 MHz, found 5000 MHz"));
+  }
+  SUBCASE("two domains lock one memory at different clocks") {
+    const auto ds = load_errors(with_mif(), with_sets({"policy.limits.big.memory_freq=1600 MHz",
+                                                       "policy.limits.npu.memory_freq=3200 MHz"}));
+    REQUIRE(ds.size() == 1);
+    CHECK(contains(ds[0].message, "share memory domain 'mif' and lock it at different clocks (1600 MHz, 3200 MHz)"));
+  }
+  SUBCASE("the memory domain's own range and a lock") {
+    const auto ds = load_errors(with_mif(), with_sets({"policy.limits.mif.max_freq=1600 MHz",
+                                                       "policy.limits.big.memory_freq=3200 MHz"}));
+    REQUIRE(ds.size() == 1);
+    CHECK(contains(ds[0].message, "memory domain 'mif' has its own min_freq/max_freq"));
+  }
+}
