@@ -25,7 +25,8 @@ import xarray as xr
 import yaml
 
 SCHEMA_MAJOR = 1
-_TABLES = ("jobs", "events", "floorplan", "ops", "unit_summary", "domain_summary")
+_TABLES = ("jobs", "events", "floorplan", "ops", "unit_summary", "domain_summary", "tasks", "task_residency",
+           "task_runs")
 _OPS_COLUMNS = ("unit", "operator", "start_s", "end_s", "bound_by")
 # Tables whose label columns are stored when the run ends (after the numbers that stream):
 # shown in their documented order.
@@ -172,8 +173,9 @@ def open_run(path):
     Returns a dict: 'timeseries' (xarray.Dataset with dims time, block, component, domain),
     'summary' (metric -> float), 'summary_units' (metric -> unit), 'better' (metric or
     per-unit column -> 'higher' / 'lower', as the file says), 'throughput_units',
-    'jobs', 'events', 'floorplan', 'ops', 'unit_summary', 'domain_summary'
-    (pandas.DataFrame; the last three empty for files older than schema 1.1),
+    'jobs', 'events', 'floorplan', 'ops', 'unit_summary', 'domain_summary', 'tasks',
+    'task_residency', 'task_runs' (pandas.DataFrame; ops and the summaries empty for files
+    older than schema 1.1, the task tables for runs without CPU-scheduler tasks),
     'ops_limit', 'ops_dropped', 'units' (table -> column -> unit), 'attrs' (root
     attributes: ptsim_version, schema_version, scenario, seed, ...), 'scenario' (the
     resolved scenario as {dotted path: value text}) and 'id' (the file name without .h5).

@@ -79,6 +79,10 @@ control_loop::control_loop(const scenarios::scenario& sc)
   start_memory_throttles();
   start_board_limits();
   size_outputs();
+  for (const auto& c : sc_.workload.scheduler.cpus) sched_cpu_names_.push_back(c.unit);
+  for (const auto& t : tlm_config::sched_tasks(sc_.workload)) sched_task_names_.push_back(t.name);
+  sched_cpu_util_.assign(sched_cpu_names_.size(), 0.0);
+  sched_task_util_.assign(sched_task_names_.size(), 0.0);
 }
 
 std::size_t control_loop::domain_index(const std::string& n) const {
@@ -434,6 +438,7 @@ void control_loop::dvfs_phase(double now_s, const std::vector<component_input>& 
     double stall = 0;
     for (std::size_t ci : dm.comps) stall = std::max(stall, in[ci].stall_share);
     s.iowait_share = stall;
+    s.sched_util = dom_in[d].sched_util;
     s.cur_hz = dom_in[d].avg_hz;  // what the domain actually ran at (frequency-invariant util)
     s.policy_min_hz = dm.min_hz;
     s.policy_max_hz = dm.max_hz;

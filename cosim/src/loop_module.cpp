@@ -51,6 +51,19 @@ loop_module::loop_module(sc_core::sc_module_name name, control_loop& loop, tlm_m
   for (const auto& d : loop.domain_names()) clocks_.push_back(&plat.clock(d));
   comp_in_.resize(ledgers_.size());
   dom_in_.resize(clocks_.size());
+  pd_of_dom_.assign(clocks_.size(), -1);
+  if ((sched_ = plat.workload().scheduler())) {
+    const auto& names = loop.domain_names();
+    for (std::size_t pd = 0; pd < sched_->config().domains.size(); ++pd) {
+      const auto it = std::find(names.begin(), names.end(), sched_->config().domains[pd].name);
+      if (it == names.end()) throw std::logic_error("the scheduler's domain is not the loop's");
+      sched_dom_of_.push_back(static_cast<std::size_t>(it - names.begin()));
+      pd_of_dom_[sched_dom_of_.back()] = static_cast<std::ptrdiff_t>(pd);
+    }
+    sched_scale_.resize(sched_dom_of_.size());
+    sched_cpu_.resize(sched_->config().cpus.size());
+    sched_task_.resize(sched_->tasks());
+  }
   // SystemC reports sc_stop() as an info message on stdout; stdout is ptsim's own.
   sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
   SC_HAS_PROCESS(loop_module);
@@ -94,7 +107,19 @@ void loop_module::tick() {
   }
   for (std::size_t d = 0; d < clocks_.size(); ++d) {
     const auto avg = clocks_[d]->collect(now);
-    dom_in_[d] = {avg.hz, avg.volts, avg.v2f};
+    dom_in_[d] = {avg.hz, avg.volts, avg.v2f, -1};
+  }
+  if (sched_) {
+    // PELT advances with each domain's mean frequency over the period; schedutil then reads
+    // the tasks' utilisation instead of the busy share.
+    for (std::size_t pd = 0; pd < sched_dom_of_.size(); ++pd)
+      sched_scale_[pd] = dom_in_[sched_dom_of_[pd]].avg_hz / sched_->config().domains[pd].freq_hz.back();
+    sched_->tick(now, sched_scale_);
+    for (std::size_t d = 0; d < dom_in_.size(); ++d)
+      if (pd_of_dom_[d] >= 0) dom_in_[d].sched_util = sched_->domain_util(static_cast<std::size_t>(pd_of_dom_[d]));
+    for (std::size_t c = 0; c < sched_cpu_.size(); ++c) sched_cpu_[c] = sched_->cpu_sched_util(c);
+    for (std::size_t t = 0; t < sched_task_.size(); ++t) sched_task_[t] = sched_->task_util(t);
+    loop_.set_sched_sample(sched_cpu_, sched_task_);  // copies into the loop's vectors: no allocation per tick
   }
   if (enabled) try {
     const auto& decisions = loop_.tick(now, comp_in_, dom_in_);

@@ -43,6 +43,12 @@ class loop_module : public sc_core::sc_module {
   std::vector<tlm_models::domain_clock*> clocks_;
   std::vector<component_input> comp_in_;
   std::vector<domain_input> dom_in_;
+  // The CPU scheduler (policy.scheduler: eas; else null): per its domain, the loop's domain
+  // index; per loop domain, its performance domain or -1.
+  tlm_config::cpu_scheduler* sched_ = nullptr;
+  std::vector<std::size_t> sched_dom_of_;
+  std::vector<std::ptrdiff_t> pd_of_dom_;
+  std::vector<double> sched_scale_, sched_cpu_, sched_task_;
 };
 
 }  // namespace ptsim::cosim

@@ -48,6 +48,13 @@ const std::vector<probe>& probes() {
        false, [](L l, double* o) { celsius(l.zone_sensor_K(), o); }},
       {"fan_speed", "fan", "1", "fan speed relative to the reference speed, at the sample time", false,
        [](L l, double* o) { *o = l.fan_speed(); }},
+      {"sched_util", "cpu", "1",
+       "utilisation schedutil read from the runqueue (policy.scheduler: eas): its tasks' PELT util_avg, uclamp-clamped, "
+       "over the CPU's capacity; mean over the record period",
+       true, [](L l, double* o) { copy(l.sched_cpu_util(), o); }},
+      {"task_util", "task", "1",
+       "the task's PELT util_avg (0..1024, frequency- and capacity-invariant), mean over the record period", true,
+       [](L l, double* o) { copy(l.sched_task_util(), o); }},
   };
   return table;
 }
@@ -58,6 +65,8 @@ std::vector<std::string> coordinate_labels(const control_loop& loop, const std::
   if (dim == "domain") return loop.domain_names();
   if (dim == "node") return loop.node_names();
   if (dim == "zone") return loop.zone_names();
+  if (dim == "cpu") return loop.sched_cpu_names();
+  if (dim == "task") return loop.sched_task_names();
   if (dim == "fan") return loop.has_fans() ? std::vector<std::string>{"fans"} : std::vector<std::string>{};
   if (dim.empty()) return {""};  // over time alone: one value
   throw std::logic_error("probe coordinate '" + dim + "' has no labels");

@@ -245,6 +245,30 @@ std::vector<postproc::stream_totals> streams_of(const scenarios::scenario& sc, t
 
 // Units with a measured profile: how many operators it timed and which it did not hold
 // (the roofline timed those), once per unit, as an event at the end and a note.
+// The CPU scheduler's tasks: totals, residency per allowed CPU, and every run.
+void write_tasks(const scenarios::scenario& sc, const tlm_config::cpu_scheduler& s, postproc::result_writer& writer) {
+  const auto specs = tlm_config::sched_tasks(sc.workload);
+  const auto& cpus = s.config().cpus;
+  std::vector<postproc::task_row> tasks;
+  std::vector<postproc::task_residency_row> residency;
+  std::vector<postproc::task_run_row> runs;
+  std::vector<std::int64_t> run_count(s.tasks(), 0);
+  for (const auto& r : s.runs()) {
+    ++run_count[r.task];
+    runs.push_back({s.task_name(r.task), cpus[r.cpu].unit, r.start_s, r.end_s});
+  }
+  for (std::size_t t = 0; t < s.tasks(); ++t) {
+    double total = 0;
+    for (std::size_t c = 0; c < cpus.size(); ++c) total += s.residency_s(t, c);
+    tasks.push_back({s.task_name(t), sc.workload.streams[specs[t].stream].name, run_count[t],
+                     static_cast<std::int64_t>(s.wakeups(t)), static_cast<std::int64_t>(s.migrations(t)),
+                     static_cast<std::int64_t>(s.fallbacks(t)), total});
+    for (std::size_t c : specs[t].cpus)
+      residency.push_back({s.task_name(t), cpus[c].unit, s.residency_s(t, c), total > 0 ? s.residency_s(t, c) / total : 0});
+  }
+  writer.set_tasks(tasks, residency, runs);
+}
+
 std::vector<std::string> profile_notes(const tlm_models::platform& plat, postproc::result_writer& writer, double end_s) {
   std::vector<std::string> notes;
   for (const auto& u : plat.units()) {
@@ -447,6 +471,7 @@ run_outcome run_scenario(const scenarios::scenario& sc, const run_options& opts)
 
   const std::vector<std::string> notes = profile_notes(plat, writer, sc.duration.value());
   write_jobs(sc, plat, component_energy_J, from, writer, totals);
+  if (const tlm_config::cpu_scheduler* s = plat.workload().scheduler()) write_tasks(sc, *s, writer);
   totals.throughput_units = plat.workload().throughput_units();
   totals.work_done = plat.workload().throughput_count() - work_at_from;
   for (std::size_t k = 0; k < totals.streams.size(); ++k)

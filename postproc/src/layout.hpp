@@ -26,6 +26,9 @@ inline constexpr const char* group_summary = "summary";
 inline constexpr const char* group_ops = "ops";
 inline constexpr const char* group_unit_summary = "unit_summary";
 inline constexpr const char* group_domain_summary = "domain_summary";
+inline constexpr const char* group_tasks = "tasks";
+inline constexpr const char* group_task_residency = "task_residency";
+inline constexpr const char* group_task_runs = "task_runs";
 
 // Row dimensions of the tables: each column has one of these attached as an HDF5 dimension
 // scale, so that xarray (h5netcdf) opens every group as a Dataset with no glue code. job,
@@ -36,6 +39,9 @@ inline constexpr const char* ops_dim = "op";
 inline constexpr const char* floorplan_dim = "block";
 inline constexpr const char* unit_dim = "unit";
 inline constexpr const char* domain_dim = "domain";
+inline constexpr const char* tasks_dim = "task";
+inline constexpr const char* task_residency_dim = "residency";
+inline constexpr const char* task_runs_dim = "run";
 
 // ops group attributes.
 inline constexpr const char* attr_ops_limit = "limit";

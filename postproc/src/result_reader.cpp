@@ -265,6 +265,30 @@ std::vector<unit_time_row> result_reader::unit_summary() const {
   return rows;
 }
 
+std::vector<task_row> result_reader::tasks() const {
+  h5::quiet_errors quiet;
+  if (!h5::has_link(p_->file.get(), layout::group_tasks, p_->ctx)) return {};
+  std::size_t n = 0;
+  auto c = p_->open_table(layout::group_tasks, layout::task_columns, &n);
+  return read_rows<task_row>(c, n, layout::task_fields, p_->ctx);
+}
+
+std::vector<task_residency_row> result_reader::task_residency() const {
+  h5::quiet_errors quiet;
+  if (!h5::has_link(p_->file.get(), layout::group_task_residency, p_->ctx)) return {};
+  std::size_t n = 0;
+  auto c = p_->open_table(layout::group_task_residency, layout::task_residency_columns, &n);
+  return read_rows<task_residency_row>(c, n, layout::task_residency_fields, p_->ctx);
+}
+
+std::vector<task_run_row> result_reader::task_runs() const {
+  h5::quiet_errors quiet;
+  if (!h5::has_link(p_->file.get(), layout::group_task_runs, p_->ctx)) return {};
+  std::size_t n = 0;
+  auto c = p_->open_table(layout::group_task_runs, layout::task_run_columns, &n);
+  return read_rows<task_run_row>(c, n, layout::task_run_fields, p_->ctx);
+}
+
 std::vector<domain_summary_row> result_reader::domain_summary() const {
   h5::quiet_errors quiet;
   const auto& ctx = p_->ctx;

@@ -251,6 +251,9 @@ struct result_writer::impl {
   std::unique_ptr<background_jobs> background;
   std::optional<std::vector<unit_time_row>> unit_rows;
   std::optional<std::vector<domain_summary_row>> domain_rows;
+  std::vector<task_row> task_rows;
+  std::vector<task_residency_row> task_residency_rows;
+  std::vector<task_run_row> task_run_rows;
   bool committed = false;
 
   ~impl() {
@@ -292,6 +295,7 @@ struct result_writer::impl {
   void write_ops();
   void write_unit_summary();
   void write_domain_summary();
+  void write_tasks();
   void close_objects();
   void abandon() noexcept;
 };
@@ -596,6 +600,44 @@ void result_writer::impl::write_domain_summary() {
   g.attach(layout::domain_dim, ctx);
 }
 
+namespace {
+// A whole table written at once: a group, its columns, and the bare row dimension attached.
+template <typename Row, std::size_t N, typename Fields>
+void write_row_table(hid_t file, const char* name, const char* dim, const std::array<column_def, N>& cols,
+                     const Fields& fields, const std::vector<Row>& rows, const h5::context& ctx) {
+  h5::handle g = h5::create_group(file, name, ctx);
+  h5::handle scale = h5::create_dimension_only(g.get(), dim, ctx);
+  h5::set_rows(scale.get(), rows.size(), ctx);
+  std::vector<h5::handle> made;
+  layout::for_each_field(fields, [&](std::size_t k, auto member) {
+    const column_def& d = cols[k];
+    const auto v = column_of(rows, member);
+    using M = typename decltype(v)::value_type;
+    if constexpr (std::is_same_v<M, std::string>) {
+      made.push_back(h5::create_string_dataset(g.get(), d.name, v, ctx));
+      h5::write_attr(made.back().get(), layout::attr_encoding, "utf-8", ctx);
+    } else {
+      made.push_back(h5::create_column(g.get(), d.name, d.type, v.data(), v.size(), layout::table_chunk_rows, ctx));
+      if (d.units) h5::write_attr(made.back().get(), layout::attr_units, d.units, ctx);
+    }
+    h5::write_attr(made.back().get(), layout::attr_long_name, d.long_name, ctx);
+  });
+  std::vector<hid_t> ids;
+  for (const auto& m : made) ids.push_back(m.get());
+  h5::attach_scale(scale.get(), ids, ctx);
+}
+}  // namespace
+
+void result_writer::impl::write_tasks() {
+  if (task_rows.empty()) return;
+  write_row_table(file.get(), layout::group_tasks, layout::tasks_dim, layout::task_columns, layout::task_fields,
+                  task_rows, ctx);
+  write_row_table(file.get(), layout::group_task_residency, layout::task_residency_dim, layout::task_residency_columns,
+                  layout::task_residency_fields, task_residency_rows, ctx);
+  write_row_table(file.get(), layout::group_task_runs, layout::task_runs_dim, layout::task_run_columns,
+                  layout::task_run_fields, task_run_rows, ctx);
+}
+
 void result_writer::impl::close_objects() {
   for (auto* h : {&ops_start, &ops_end, &ops_dim, &ops_group}) h->reset();
   vars.clear();
@@ -730,6 +772,14 @@ void result_writer::set_domain_summary(const std::vector<domain_summary_row>& ro
   p_->domain_rows = rows;
 }
 
+void result_writer::set_tasks(const std::vector<task_row>& tasks, const std::vector<task_residency_row>& residency,
+                              const std::vector<task_run_row>& runs) {
+  p_->require_open();
+  p_->task_rows = tasks;
+  p_->task_residency_rows = residency;
+  p_->task_run_rows = runs;
+}
+
 void result_writer::commit(double wall_s) {
   impl& w = *p_;
   w.require_open();
@@ -746,6 +796,7 @@ void result_writer::commit(double wall_s) {
   w.write_summary();
   w.write_unit_summary();
   w.write_domain_summary();
+  w.write_tasks();
   w.background->drain();  // rethrows a failed background write
   w.write_ops();
   w.jobs.write_labels(w.ctx);

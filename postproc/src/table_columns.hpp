@@ -122,6 +122,35 @@ inline constexpr auto floorplan_fields = std::make_tuple(&floorplan_row::name, &
 inline constexpr auto op_fields =
     std::make_tuple(&op_row::unit, &op_row::op, &op_row::start_s, &op_row::end_s, &op_row::bound_by);
 
+inline constexpr std::array<column_def, 7> task_columns{{
+    {"name", column_type::str, nullptr, "task: <stream>/<stage index>:<graph>"},
+    {"stream", column_type::str, nullptr, "request stream"},
+    {"runs", column_type::i64, "1", "jobs the task ran"},
+    {"wakeups", column_type::i64, "1", "wake-ups (placements)"},
+    {"migrations", column_type::i64, "1", "wake-ups that moved it to another CPU"},
+    {"fallbacks", column_type::i64, "1", "placements by spare capacity (system overutilised, or it fitted nowhere)"},
+    {"run_s", column_type::f64, "s", "time running, over every CPU"},
+}};
+inline constexpr auto task_fields =
+    std::make_tuple(&task_row::task, &task_row::stream, &task_row::runs, &task_row::wakeups, &task_row::migrations,
+                    &task_row::fallbacks, &task_row::run_s);
+inline constexpr std::array<column_def, 4> task_residency_columns{{
+    {"task", column_type::str, nullptr, "task"},
+    {"cpu", column_type::str, nullptr, "CPU (runqueue: a cpu_cluster unit)"},
+    {"residency_s", column_type::f64, "s", "time the task ran on the CPU"},
+    {"share", column_type::f64, "1", "share of the task's running time"},
+}};
+inline constexpr auto task_residency_fields = std::make_tuple(&task_residency_row::task, &task_residency_row::cpu,
+                                                              &task_residency_row::residency_s, &task_residency_row::share);
+inline constexpr std::array<column_def, 4> task_run_columns{{
+    {"task", column_type::str, nullptr, "task"},
+    {"cpu", column_type::str, nullptr, "CPU it ran on"},
+    {"start_s", column_type::f64, "s", "start of the run"},
+    {"end_s", column_type::f64, "s", "end of the run"},
+}};
+inline constexpr auto task_run_fields =
+    std::make_tuple(&task_run_row::task, &task_run_row::cpu, &task_run_row::start_s, &task_run_row::end_s);
+
 template <typename T>
 constexpr column_type column_type_of() {
   static_assert(std::is_same_v<T, double> || std::is_same_v<T, std::int64_t> || std::is_same_v<T, std::string>,
@@ -147,6 +176,9 @@ static_assert(columns_bound(job_columns, job_fields));
 static_assert(columns_bound(event_columns, event_fields));
 static_assert(columns_bound(floorplan_columns, floorplan_fields));
 static_assert(columns_bound(op_columns, op_fields));
+static_assert(columns_bound(task_columns, task_fields));
+static_assert(columns_bound(task_residency_columns, task_residency_fields));
+static_assert(columns_bound(task_run_columns, task_run_fields));
 
 /// fn(k, member) for each field of a row table, k being its column's index.
 template <typename Fields, typename Fn>

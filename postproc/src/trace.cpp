@@ -94,6 +94,8 @@ constexpr counter_def counter_defs[] = {
     {"voltage", trace_pid::domains, "voltage", "V", 1, true},
     {"power", trace_pid::power, "power", "W", 1, true},
     {"temperature", trace_pid::temperature, "temperature", "degC", 1, false},
+    {"sched_util", trace_pid::tasks, "sched_util", "util", 1, true},
+    {"task_util", trace_pid::tasks, "util_avg", "util", 1, true},
 };
 
 bool is_domain_event(const event_row& e) {
@@ -134,6 +136,25 @@ trace_counts write_trace(const result_reader& run, std::ostream& out, const trac
   for (std::size_t i = 0; i < domains.size(); ++i)
     w.meta("thread_name", trace_pid::domains, static_cast<int>(i + 1), domains[i]);
   w.meta("thread_name", trace_pid::run, 1, "events");
+  const std::vector<task_run_row> task_runs = run.task_runs();
+  std::vector<std::string> tasks;
+  for (const auto& t : run.tasks()) tasks.push_back(t.task);
+  if (!tasks.empty()) {
+    w.meta("process_name", trace_pid::tasks, 0, "tasks");
+    w.sort_index(trace_pid::tasks);
+    for (std::size_t i = 0; i < tasks.size(); ++i) w.meta("thread_name", trace_pid::tasks, static_cast<int>(i + 1), tasks[i]);
+  }
+  // Task runs, named by their CPU; a run on another CPU than the task's last is a migration.
+  std::map<std::string, std::string> last_cpu;
+  for (const task_run_row& r : task_runs) {
+    const int tid = track_of(tasks, r.task);
+    auto it = last_cpu.find(r.task);
+    if (it != last_cpu.end() && it->second != r.cpu)
+      w.instant(trace_pid::tasks, tid, "migrate " + it->second + " -> " + r.cpu, "migration", r.start_s,
+                "{\"from\": " + json::quote(it->second) + ", \"to\": " + json::quote(r.cpu) + "}");
+    last_cpu[r.task] = r.cpu;
+    w.slice(trace_pid::tasks, tid, r.cpu, "task", r.start_s, r.end_s, "{\"cpu\": " + json::quote(r.cpu) + "}");
+  }
 
   // Operators: per unit in the order they ran, which is time order.
   for (const op_row& o : ops.rows)

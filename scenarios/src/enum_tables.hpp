@@ -49,9 +49,11 @@ inline constexpr enum_table<tlm_config::batching_kind, 4> batching_kinds{{{"none
                                                                    {"dynamic", tlm_config::batching_kind::dynamic},
                                                                    {"continuous", tlm_config::batching_kind::continuous}}};
 
-inline constexpr enum_table<tlm_config::parallel_kind, 3> parallel_kinds{{{"single", tlm_config::parallel_kind::single},
-                                                                   {"replicas", tlm_config::parallel_kind::replicas},
-                                                                   {"data", tlm_config::parallel_kind::data}}};
+inline constexpr enum_table<tlm_config::parallel_kind, 4> parallel_kinds{
+    {{"single", tlm_config::parallel_kind::single},
+     {"replicas", tlm_config::parallel_kind::replicas},
+     {"data", tlm_config::parallel_kind::data},
+     {"energy_aware", tlm_config::parallel_kind::energy_aware}}};
 
 inline constexpr enum_table<thermal::package_kind, 3> thermal_models{
     {{"hotspot", thermal::package_kind::hotspot},

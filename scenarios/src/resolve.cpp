@@ -134,6 +134,7 @@ void resolve(const view& root, scenario& sc) {
   std::vector<std::string> sensor_nodes;
   resolve_thermal(root.at("thermal"), sc, sensor_nodes);
   resolve_policy(root.at("policy"), sc, sensor_nodes);
+  resolve_scheduler(root.at("policy"), root.at("workload"), sc);
   place_components(sc);
   {
     const view lim = root.at("limits");

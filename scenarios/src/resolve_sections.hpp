@@ -31,6 +31,9 @@ void resolve_domains(const view& platform, scenario& sc);
 void resolve_components(const view& platform, scenario& sc);
 /// workload: streams, stages, models, graphs and traces (resolve_workload.cpp).
 void resolve_workload(const view& w, const view& platform, scenario& sc);
+/// policy.scheduler: the CPU scheduler's runqueues, capacities and energy model when tasks
+/// are on (resolve_workload.cpp); after the domains, components and workload.
+void resolve_scheduler(const view& policy, const view& workload, scenario& sc);
 /// thermal: floorplan, package, model, initial state; the nodes a zone's sensor may read
 /// (resolve_thermal.cpp).
 void resolve_thermal(const view& t, scenario& sc, std::vector<std::string>& sensor_nodes);

@@ -190,6 +190,15 @@ void resolve_llm(const view& l, const view& stream, const scenario& sc, tlm_conf
     stream.fail("llm streams batch continuously (or statically), not dynamically", "batching");
 }
 
+tlm_config::uclamp_range resolve_uclamp(const view& v) {
+  tlm_config::uclamp_range r;
+  r.min = static_cast<std::uint32_t>(v.integer("min"));
+  r.max = static_cast<std::uint32_t>(v.integer("max"));
+  // As sched_setattr(2): a floor above the ceiling is refused (EINVAL).
+  if (r.min > r.max) v.fail("min (" + std::to_string(r.min) + ") is above max (" + std::to_string(r.max) + ")", "min");
+  return r;
+}
+
 void resolve_stage(const view& stage, const std::string& stream_prec, const scenario& sc, tlm_config::stage_config& sg) {
   if (stage.has("unit") == stage.has("units")) stage.fail("give unit or units (one of them)", "unit");
   if (stage.has("unit")) sg.unit = stage.str("unit");
@@ -198,7 +207,16 @@ void resolve_stage(const view& stage, const std::string& stream_prec, const scen
   const std::string par = stage.str("parallel");
   sg.parallel = value_of(parallel_kinds, par);
   if (sg.parallel == tlm_config::parallel_kind::single && sg.units.size() > 1)
-    stage.fail("several units need parallel: replicas or data", "parallel");
+    stage.fail("several units need parallel: replicas, data or energy_aware", "parallel");
+  if (sg.parallel == tlm_config::parallel_kind::energy_aware)
+    for (const auto& n : sg.all_units())
+      for (const auto& u : sc.platform.units)
+        if (u.name == n && u.kind != "cpu_cluster")
+          stage.fail("energy_aware places tasks on CPU clusters; '" + n + "' is a " + u.kind, "units");
+  if (stage.has("uclamp")) {
+    sg.has_uclamp = true;
+    sg.uclamp = resolve_uclamp(stage.at("uclamp"));
+  }
   const tlm_config::precision prec = tlm_config::parse_precision(stage.has("precision") ? stage.str("precision") : stream_prec);
   if (stage.has("model") == stage.has("graph")) {
     stage.fail("give model or graph (one of them)", "model");
@@ -283,6 +301,7 @@ void resolve_workload(const view& w, const view& platform, scenario& sc) {
     } else {
       if (st.batching.kind == tlm_config::batching_kind::continuous)
         b.fail("continuous batching is for llm streams; use static or dynamic", "kind");
+      if (s.has("uclamp")) st.uclamp = resolve_uclamp(s.at("uclamp"));
       const std::string stream_prec = s.str("precision");
       for (const auto& stage : s.at("stages").items()) {
         tlm_config::stage_config sg;
@@ -322,6 +341,62 @@ void resolve_workload(const view& w, const view& platform, scenario& sc) {
     for (const auto& [name, c] : platform.at("components").entries())
       if (!placed && p.component == name) c.fail(p.message, p.key), placed = true;
     if (!placed) platform.fail(p.text());
+  }
+}
+
+void resolve_scheduler(const view& policy, const view& workload, scenario& sc) {
+  const std::string mode = policy.str("scheduler");
+  // energy_aware placement and uclamp act on tasks: either one asks for the scheduler.
+  bool energy_aware = false, clamped = false;
+  for (const auto& st : sc.workload.streams) {
+    clamped |= st.uclamp.min != 0 || st.uclamp.max != tlm_config::capacity_scale;
+    for (const auto& sg : st.stages) {
+      energy_aware |= sg.parallel == tlm_config::parallel_kind::energy_aware;
+      clamped |= sg.has_uclamp;
+    }
+  }
+  if (mode == "busy_share" && energy_aware)
+    policy.fail("parallel: energy_aware places tasks by their utilisation: it needs scheduler: eas (or auto)",
+                "scheduler");
+  if (mode == "busy_share" && clamped)
+    policy.fail("uclamp clamps the utilisation of tasks: it needs scheduler: eas (or auto)", "scheduler");
+  if (mode == "busy_share" || (mode == "auto" && !energy_aware && !clamped)) return;
+  tlm_config::sched_config& cfg = sc.workload.scheduler;
+  cfg.enabled = true;
+  // Every CPU cluster is a runqueue; the DVFS domains they are in are the performance domains.
+  std::vector<double> dmips, fmax;
+  for (const auto& u : sc.platform.units) {
+    if (u.kind != "cpu_cluster") continue;
+    std::size_t d = 0;
+    while (d < sc.domains.size() && sc.domains[d].name != u.domain) ++d;
+    if (d == sc.domains.size()) continue;  // a unit without a domain has already been refused
+    std::size_t pd = 0;
+    while (pd < cfg.domains.size() && cfg.domains[pd].name != u.domain) ++pd;
+    const power::opp_table& opps = sc.domains[d].opps;
+    // The energy model of one CPU, as the kernel's (per-CPU power against per-CPU capacity):
+    // the unit's switched capacitance per core busy at each OPP, C V^2 f / cores. A cluster
+    // runs its work over all its cores, so its energy per unit of work is the same ratio.
+    double c_eff = 0;
+    for (const auto& cp : sc.power)
+      if (cp.component == u.name) c_eff = cp.compute.c_eff.value() / std::max(1, u.cores);
+    if (pd == cfg.domains.size()) {
+      tlm_config::sched_domain sd;
+      sd.name = u.domain;
+      for (std::size_t i = 0; i < opps.size(); ++i) {
+        sd.freq_hz.push_back(opps.frequency_hz(i));
+        sd.power_W.push_back(c_eff * opps.voltage_v(i) * opps.voltage_v(i) * opps.frequency_hz(i));
+      }
+      cfg.domains.push_back(std::move(sd));
+    }
+    cfg.cpus.push_back({u.name, pd, tlm_config::capacity_scale});
+    dmips.push_back(u.capacity_dmips_mhz);
+    fmax.push_back(opps.max_hz());
+  }
+  const auto caps = tlm_config::sched_config::capacities(dmips, fmax);
+  for (std::size_t i = 0; i < caps.size(); ++i) cfg.cpus[i].capacity = caps[i];
+  if (cfg.cpus.empty()) {
+    if (energy_aware) workload.fail("parallel: energy_aware needs CPU clusters in the platform");
+    policy.fail("scheduler: eas needs CPU clusters (kind cpu_cluster) in the platform", "scheduler");
   }
 }
 

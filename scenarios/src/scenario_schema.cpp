@@ -141,13 +141,20 @@ schema_ptr workload_schema() {
   auto input = object("bytes each request brings in before the stage runs",
                       {req("from", str("component the unit reads them from (host memory, storage, NIC)")),
                        req("bytes", quantity(dims::bytes(), "bytes per request"))});
+  auto uclamp = object(
+      "Linux uclamp: clamps the utilisation its tasks present to placement and to schedutil (policy.scheduler: eas); "
+      "a runqueue takes the largest clamps of its runnable tasks",
+      {opt("min", integer("utilisation floor, 0..1024 (1024: the biggest CPU at its top frequency)", "0", 0, 1024)),
+       opt("max", integer("utilisation ceiling, 0..1024", "1024", 0, 1024))});
   auto stage = object(
-      "pipeline stage: one model on one unit, on the least loaded of several, or on a data-parallel group",
+      "pipeline stage: one model on one unit, on the least loaded of several, on a data-parallel group, or as a task "
+      "placed by energy-aware scheduling on one of several CPU clusters",
       {opt("unit", str("compute unit (component name)")),
        opt("units", list_of(str("compute unit"), "units of the stage (see parallel)")),
        opt("parallel", enumeration(detail::names_of(detail::parallel_kinds),
                                    "replicas: each request on the least loaded unit; data: every unit runs it as one "
-                                   "data-parallel group", "single")),
+                                   "data-parallel group; energy_aware: each request's task placed on one of the CPU "
+                                   "clusters by Linux EAS (turns on policy.scheduler: eas)", "single")),
        opt("model", enumeration(models, "model from the zoo (ptsim list workloads)")),
        opt("graph", str("custom operator graph file (YAML list of operators), relative to the scenario file")),
        opt("params", map_of(number("model parameter"), "model parameters")),
@@ -155,7 +162,8 @@ schema_ptr workload_schema() {
        opt("fusion", enumeration(tlm_config::fusion_rule_names(), "operator fusion rule set (default: the unit's)")),
        opt("training", training),
        opt("input", input),
-       opt("host", host_work_schema(false))});
+       opt("host", host_work_schema(false)),
+       opt("uclamp", uclamp)});
   auto llm = object(
       "LLM serving: a decoder from the zoo on instances of tensor_parallel units",
       {req("model", enumeration(decoders, "decoder model (shape presets; params override layers, hidden, ...)")),
@@ -181,6 +189,7 @@ schema_ptr workload_schema() {
                         opt("stages", list_of(stage, "stages run in order for every request (or batch)")),
                         opt("llm", llm),
                         opt("batching", batching),
+                        opt("uclamp", uclamp),
                         opt("queue_limit", integer("open-loop requests waiting or running before new arrivals are "
                                                    "dropped", "64", 1))});
   return object("ML workload", {req("streams", map_of(stream, "request streams by name"))});
@@ -390,7 +399,13 @@ schema_ptr policy_schema() {
               opt("power_cap", power_cap),
               opt("limits", map_of(limits, "per-domain limits by DVFS domain name; a name with * ? or [...] (shell "
                                            "wildcards, as in `--set \"policy.limits.gpu*.power=300 W\"`) sets "
-                                           "every domain it matches, a domain's own entry winning"))}),
+                                           "every domain it matches, a domain's own entry winning")),
+              opt("scheduler",
+                  enumeration({"auto", "busy_share", "eas"},
+                              "what schedutil reads on CPU clusters: busy_share, the domain's busy time; eas, the PELT "
+                              "utilisation of tasks (every stage on CPU clusters runs as a task, placed by energy-aware "
+                              "scheduling when parallel: energy_aware); auto: eas when a stage is energy_aware or a uclamp is given",
+                              "auto"))}),
       {{"fan_zone", "policy.fan_zone is now a zone of policy.thermal_zones that cools the fans: write "
                     "'thermal_zones: { fans: { control_temp: \"70 degC\", polling_period: \"1 s\", cooling: [fans] } }' "
                     "(its other keys as before; a zone's polling_period defaults to 100 ms, fan_zone's was 1 s)"}});

@@ -100,3 +100,27 @@ TEST_CASE("schedutil iowait boost doubles at most once per applied update") {
   // t=3: a second request before the update does not double again: 256 -> 625 -> 750
   CHECK(l.step(0.05, 0.5) == 750 * MHz);
 }
+
+TEST_CASE("schedutil with task utilisation (policy.scheduler: eas): util / capacity is invariant already") {
+  // gs101 X1 OPPs (MHz); the sample's sched_util replaces busy * cur / f_max.
+  const opp_table big = table_mhz({{500, 0.5}, {851, 0.55625}, {1277, 0.63125}, {1826, 0.75}, {2507, 0.925},
+                                   {2802, 1.05625}});
+  const auto request = [&](double sched_util) {
+    auto g = make(big);
+    cpufreq_sample s;
+    s.now_s = 1e-3;
+    s.period_s = 1e-3;
+    s.utilization = 0.1;     // the busy share, ignored for the frequency
+    s.cur_hz = 500 * MHz;    // running slow: no cur / f_max scaling of sched_util
+    s.policy_min_hz = 500 * MHz;
+    s.policy_max_hz = 2802 * MHz;
+    s.sched_util = sched_util;
+    return g->update(s);
+  };
+  // uclamp.min 1024 on the big CPU: util 1 -> 1.25 * 2802 = 3502 MHz -> the top OPP, 2802.
+  CHECK(request(1.0) == 2802 * MHz);
+  // uclamp.max 512: 0.5 -> 1.25 * 2802 * 0.5 = 1751 MHz -> 1826.
+  CHECK(request(0.5) == 1826 * MHz);
+  // util 0.2 -> 700.5 MHz -> 851.
+  CHECK(request(0.2) == 851 * MHz);
+}

@@ -68,9 +68,14 @@ try:
                                        rtol=1e-9, atol=1e-12, err_msg=(unit, kind))
         np.testing.assert_allclose(busy + row["idle_s"], duration, rtol=1e-12, err_msg=unit)
         assert row["ops"] == int((o["end_s"] <= duration).sum()), unit
-    # The camera pipeline keeps the NPU and the mid cluster busy, and never the big cluster.
-    assert units.loc["npu", "compute_bound_s"] > 0 and units.loc["cpu_mid", "compute_bound_s"] > 0
-    assert units.loc["cpu_big", "idle_s"] == duration
+    # The camera pipeline keeps the NPU busy, and the CPU cluster EAS puts its two tasks on
+    # (README "CPU scheduling"): every frame runs on one cluster per stage, so together the
+    # three CPU clusters ran the stages' time, as the tasks group says.
+    assert units.loc["npu", "compute_bound_s"] > 0
+    cpus = ["cpu_little", "cpu_mid", "cpu_big"]
+    cpu_busy = sum(duration - units.loc[c, "idle_s"] for c in cpus)
+    tasks = run["tasks"]
+    assert cpu_busy >= float(tasks["run_s"].sum()) - 1e-9
 
     # 3. Per-domain throttling equals the timeseries' throttled share, averaged over time.
     ts = run["timeseries"]

@@ -134,9 +134,21 @@ TEST_CASE("default.yaml: workload") {
   CHECK(cam.start.value() == Approx(0.0));
   CHECK(cam.queue_limit == 64);  // schema default
   REQUIRE(cam.stages.size() == 3);
-  CHECK(cam.stages[0].unit == "cpu_mid");
+  // The CPU stages are tasks placed by EAS over the three clusters (first listed: little).
+  const std::vector<std::string> clusters{"cpu_little", "cpu_mid", "cpu_big"};
+  CHECK(cam.stages[0].units == clusters);
+  CHECK(cam.stages[0].parallel == ptsim::tlm_config::parallel_kind::energy_aware);
   CHECK(cam.stages[1].unit == "npu");
-  CHECK(cam.stages[2].unit == "cpu_little");
+  CHECK(cam.stages[2].units == clusters);
+  CHECK(cam.stages[2].parallel == ptsim::tlm_config::parallel_kind::energy_aware);
+  // The scheduler: three runqueues, capacities from gs101's capacity-dmips-mhz 250 / 620 /
+  // 1024 at 1803 / 2253 / 2802 MHz: 160 / 498 / 1024; one task per CPU stage.
+  REQUIRE(sc.workload.scheduler.enabled);
+  REQUIRE(sc.workload.scheduler.cpus.size() == 3);
+  CHECK(sc.workload.scheduler.cpus[0].capacity == 160);
+  CHECK(sc.workload.scheduler.cpus[1].capacity == 498);
+  CHECK(sc.workload.scheduler.cpus[2].capacity == 1024);
+  CHECK(ptsim::tlm_config::sched_tasks(sc.workload).size() == 2);
 }
 
 TEST_CASE("default.yaml: thermal and policy") {

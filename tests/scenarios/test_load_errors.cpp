@@ -59,7 +59,7 @@ TEST_CASE("a wrong unit is reported at the value") {
     const std::string text = replace_once(default_text(), "bandwidth: \"51.2 GB/s\"", "bandwidth: \"51.2 GHz\"");
     const position key = position_of(text, "bandwidth: \"51.2 GHz\"");
     const position value = position_of(text, "\"51.2 GHz\"");
-    CHECK(key.line == 122);
+    CHECK(key.line == 125);
     const auto d = only_at(load_errors(text), "platform.components.lpddr.bandwidth");
     CHECK(d.line == value.line);
     CHECK(d.column == value.column);
@@ -92,20 +92,20 @@ TEST_CASE("a wrong unit is reported at the value") {
                      "leakage: { power: \"121 mW\", v_ref: \"750 mV\", "
                      "t_ref: \"25 degC\", doubling: \"25 degC\"");
     const auto d = only_at(load_errors(text), "platform.components.cpu_big.leakage.doubling");
-    CHECK(d.line == 101);
+    CHECK(d.line == 104);
     CHECK(contains(d.message, "difference"));
   }
   SUBCASE("out of range") {
     const std::string text = replace_once(default_text(), "      efficiency: 0.8\n", "      efficiency: 1.5\n");
     const auto d = only_at(load_errors(text), "platform.components.lpddr.efficiency");
-    CHECK(d.line == 124);
+    CHECK(d.line == 127);
     CHECK(contains(d.message, "<= 1"));
     CHECK(contains(d.message, "1.5"));
   }
   SUBCASE("an enumeration") {
     const std::string text = replace_once(default_text(), "  governor: schedutil", "  governor: schedutl");
     const auto d = only_at(load_errors(text), "policy.governor");
-    CHECK(d.line == 166);
+    CHECK(d.line == 172);
     CHECK(d.column == 13);
     CHECK(contains(d.message, "expected one of ["));
     CHECK(contains(d.message, "found 'schedutl'"));
@@ -147,7 +147,7 @@ TEST_CASE("missing required keys") {
   SUBCASE("inside a section, pointed at the section") {
     const std::string text = replace_once(default_text(), "  ambient: \"25 degC\"\n", "");
     const position section = position_of(text, "thermal:\n  floorplan:");
-    CHECK(section.line == 141);
+    CHECK(section.line == 147);
     const auto d = only_at(load_errors(text), "thermal.ambient");
     CHECK(contains(d.message, "missing required key 'ambient'"));
     // Pointed at the thermal mapping: the line of its key or of its first entry.
@@ -212,7 +212,7 @@ TEST_CASE("an unknown component kind") {
   const std::string text = replace_once(default_text(), "kind: lpddr ", "kind: hbm3  ");
   const position value = position_of(text, "hbm3");
   const auto d = only_at(load_errors(text), "platform.components.lpddr.kind");
-  CHECK(d.line == 121);
+  CHECK(d.line == 124);
   CHECK(d.line == value.line);
   CHECK(d.column == value.column);
   CHECK(contains(d.message, "unknown component kind 'hbm3'"));
@@ -227,7 +227,7 @@ TEST_CASE("a key that belongs to another kind of component") {
   // 'capacity' is a memory key; a NoC has none.
   const std::string text = replace_once(default_text(), "      latency: \"20 ns\"\n", "      capacity: \"1 GiB\"\n");
   const auto d = only_at(load_errors(text), "platform.components.noc.capacity");
-  CHECK(d.line == 117);
+  CHECK(d.line == 120);
   CHECK(contains(d.message, "unknown key 'capacity'"));
 }
 
@@ -259,19 +259,19 @@ TEST_CASE("references to names that do not exist") {
   SUBCASE("a stage on a unit that does not exist") {
     const std::string text = replace_once(default_text(), "- { unit: npu, model:", "- { unit: tpu, model:");
     const auto d = only_at(load_errors(text), "workload.streams.camera.stages[1].unit");
-    CHECK(d.line == 138);
+    CHECK(d.line == 143);
     CHECK(contains(d.message, "'tpu' is not a compute unit"));
   }
   SUBCASE("a power_map to a block that does not exist") {
     const std::string text = replace_once(default_text(), "power_map: { lpddr: mem_ctrl }", "power_map: { lpddr: dram }");
     const auto d = only_at(load_errors(text), "thermal.power_map.lpddr");
-    CHECK(d.line == 150);
+    CHECK(d.line == 156);
     CHECK(contains(d.message, "'dram' is not a floorplan block"));
   }
   SUBCASE("a governor for a domain that does not exist") {
     const std::string text = replace_once(default_text(), "  governor: schedutil\n", "  governor: schedutil\n  governors: { gpu: ondemand }\n");
     const auto d = only_at(load_errors(text), "policy.governors.gpu");
-    CHECK(d.line == 167);
+    CHECK(d.line == 173);
     CHECK(contains(d.message, "unknown DVFS domain 'gpu'"));
   }
 }
@@ -310,8 +310,8 @@ TEST_CASE("overlapping floorplan blocks") {
   for (const auto& d : ds) {
     if (d.path != "thermal.floorplan") continue;
     CHECK(d.file == "test.yaml");
-    CHECK(d.line >= 143);
-    CHECK(d.line <= 144);
+    CHECK(d.line >= 149);
+    CHECK(d.line <= 150);
     if (contains(d.message, "overlap")) ++overlaps;
     npu_noc |= contains(d.message, "'npu' and 'noc' overlap");
     npu_mem |= contains(d.message, "'npu' and 'mem_ctrl' overlap");
@@ -356,9 +356,9 @@ TEST_CASE("several errors are reported at once") {
   const auto ds = diagnostics_of([&] { ps::load_scenario_text(text, "test.yaml"); });
   CHECK(only_at(ds, "duraton").line == 9);
   CHECK(only_at(ds, "duration").message == "missing required key 'duration'");
-  CHECK(only_at(ds, "platform.components.lpddr.bandwidth").line == 122);
-  CHECK(only_at(ds, "policy.governor").line == 166);
-  CHECK(only_at(ds, "platform.components.cpu_little.cores").line == 85);
+  CHECK(only_at(ds, "platform.components.lpddr.bandwidth").line == 125);
+  CHECK(only_at(ds, "policy.governor").line == 172);
+  CHECK(only_at(ds, "platform.components.cpu_little.cores").line == 86);
   CHECK(ds.size() == 5);
   // what() lists them all, one per line.
   try {

@@ -140,11 +140,11 @@ TEST_CASE("a bad value through --set names --set, not the file") {
 }
 
 TEST_CASE("an override into a list element") {
-  const auto sc = load_with({"workload.streams.camera.stages.0.unit=cpu_big"});
+  const auto sc = load_with({"workload.streams.camera.stages.1.unit=cpu_big"});
   REQUIRE(sc.workload.streams.size() == 1);
   REQUIRE(sc.workload.streams[0].stages.size() == 3);
-  CHECK(sc.workload.streams[0].stages[0].unit == "cpu_big");
-  CHECK(sc.workload.streams[0].stages[1].unit == "npu");  // untouched
+  CHECK(sc.workload.streams[0].stages[1].unit == "cpu_big");
+  CHECK(sc.workload.streams[0].stages[0].unit == "cpu_little");  // untouched (the first of its units)
   const auto fp = load_with({"thermal.floorplan.5.name=dram", "thermal.power_map.lpddr=dram"});
   CHECK(fp.thermal.fp.blocks()[5].name == "dram");
   CHECK(fp.thermal.power_map.at("lpddr") == "dram");
@@ -161,8 +161,8 @@ TEST_CASE("an override into a list element") {
     CHECK(contains(ds[0].message, "expected an index"));
   }
   SUBCASE("a bad value in a list element is blamed on --set") {
-    const auto ds = errors_with({"workload.streams.camera.stages.0.unit=cpu_bgi"});
-    const auto d = only_at(ds, "workload.streams.camera.stages[0].unit");
+    const auto ds = errors_with({"workload.streams.camera.stages.1.unit=cpu_bgi"});
+    const auto d = only_at(ds, "workload.streams.camera.stages[1].unit");
     CHECK(contains(d.file, "--set"));
     CHECK(d.line == 0);
     CHECK(contains(d.message, "'cpu_bgi' is not a compute unit"));

@@ -88,7 +88,7 @@ TEST_CASE("resolved YAML reloads to the same scenario") {
 TEST_CASE("resolved YAML carries the overrides, so it reruns without them") {
   const auto opts = with_sets({"policy.governors.big=ondemand", "policy.governors.big.tunables.up_threshold=80",
                                "thermal.ambient=35 degC", "policy.thermal.hysteresis=3 K",
-                               "workload.streams.camera.stages.0.unit=cpu_big"});
+                               "workload.streams.camera.stages.1.unit=cpu_big"});
   auto o = opts;
   o.seed = 7;
   const auto first = ps::load_scenario_text(default_text(), "default.yaml", o);
@@ -98,6 +98,6 @@ TEST_CASE("resolved YAML carries the overrides, so it reruns without them") {
   CHECK(again.seed == 7u);
   CHECK(again.thermal.ambient.value() == doctest::Approx(308.15));
   CHECK(again.policy.per_domain.at("big").values.at("up_threshold") == doctest::Approx(80));
-  CHECK(again.workload.streams[0].stages[0].unit == "cpu_big");
+  CHECK(again.workload.streams[0].stages[1].unit == "cpu_big");
   CHECK(again.resolved_yaml == first.resolved_yaml);
 }

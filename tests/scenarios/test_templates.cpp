@@ -312,7 +312,9 @@ TEST_CASE("nested loops, list values, a template that uses another, and a cycle"
 
   // cpu_little from two templates, its domain from a loop variable of the list loop.
   const std::string little =
-      "    cpu_little:\n      kind: cpu_cluster\n      domain: little\n      connect: noc\n      cores: 4\n"
+      "    cpu_little:\n      kind: cpu_cluster\n"
+      "      capacity-dmips-mhz: 250        # gs101.dtsi, Cortex-A55 (upstream Linux arch/arm64/boot/dts/exynos/google)\n"
+      "      domain: little\n      connect: noc\n      cores: 4\n"
       "      ops_per_cycle: { fp32: 8, fp16: 16, int8: 32 }\n";
   const auto placed = ps::load_scenario_text(
       replace_once(text, little,

@@ -71,6 +71,7 @@ struct workload_engine::stream_state {
   std::deque<std::unique_ptr<request>> pending;
   sc_core::sc_event pending_ev;
   std::vector<std::map<int, op_graph>> graphs;  ///< per stage, by batch size
+  std::vector<std::ptrdiff_t> stage_task;       ///< per stage: its scheduler task, or -1
   // LLM
   std::vector<std::unique_ptr<llm_instance>> instances;
   decoder_options llm_opts;
@@ -79,11 +80,17 @@ struct workload_engine::stream_state {
 workload_engine::workload_engine(sc_core::sc_module_name name, const workload_config& cfg,
                                  const std::map<std::string, compute_unit*>& units, std::uint64_t seed)
     : sc_module(name), cfg_(cfg), units_(units) {
+  const std::vector<sched_task_spec> tasks = sched_tasks(cfg_);
+  if (cfg_.scheduler.enabled) scheduler_ = std::make_unique<cpu_scheduler>(cfg_.scheduler);
   for (const auto& s : cfg_.streams) {
     auto st = std::make_unique<stream_state>();
     st->cfg = &s;
     st->rng.seed(stream_seed(seed, s.name));
     st->graphs.resize(s.stages.size());
+    st->stage_task.assign(s.stages.size(), -1);
+    for (const auto& t : tasks)
+      if (t.stream == streams_.size())
+        st->stage_task[t.stage] = static_cast<std::ptrdiff_t>(scheduler_->add_task(t.name, t.cpus, t.clamp));
     stream_state* raw = st.get();
     streams_.push_back(std::move(st));
     if (s.is_llm) {
@@ -354,7 +361,12 @@ void workload_engine::serve_batch(stream_state& s, std::vector<request*> batch) 
     const stage_config& stage = s.cfg->stages[i];
     std::vector<compute_unit*> run_on;
     const std::vector<std::string> names = stage.all_units();
-    if (stage.parallel == parallel_kind::replicas) {
+    const std::ptrdiff_t task = s.stage_task[i];
+    if (task >= 0) {
+      // A task: the scheduler places it at wake-up (energy-aware over its clusters, or pinned).
+      const std::size_t cpu = scheduler_->wake(static_cast<std::size_t>(task), detail::now_s());
+      run_on.push_back(units_.at(scheduler_->config().cpus[cpu].unit));
+    } else if (stage.parallel == parallel_kind::replicas) {
       // Placement: the replica with the least work queued (the first on a tie).
       compute_unit* best = units_.at(names.front());
       for (const auto& n : names)
@@ -377,7 +389,9 @@ void workload_engine::serve_batch(stream_state& s, std::vector<request*> batch) 
     const double submitted = detail::now_s();
     for (std::size_t r = 0; r < run_on.size(); ++r)
       run_on[r]->submit({&g, &done, &starts[r], &busy_s[r], group});
+    if (task >= 0) scheduler_->job_queued(static_cast<std::size_t>(task), &starts[0]);
     wait(done.done);
+    if (task >= 0) scheduler_->job_done(static_cast<std::size_t>(task), starts[0], detail::now_s());
     if (hj.queued && hj.done.remaining > 0) wait(hj.done.done);
     const double start = *std::min_element(starts.begin(), starts.end());
     if (first_start < 0) first_start = start;

@@ -58,8 +58,10 @@ class schedutil_governor final : public cpufreq_governor {
     const double boost = apply_iowait_boost() / static_cast<double>(capacity_scale);
     // The kernel's util is frequency-invariant (scaled by cur/max): a busy share measured
     // at cur_hz is util = busy × cur / f_max, so that f = 1.25 × f_max × util.
+    // With tasks (policy.scheduler: eas) the utilisation is the tasks' PELT util_avg over
+    // the CPU's capacity, invariant already: next_freq = 1.25 * f_max * util / capacity.
     const double cur = s.cur_hz > 0 ? s.cur_hz : opps_.max_hz();
-    const double util_inv = util * cur / opps_.max_hz();
+    const double util_inv = s.sched_util >= 0 ? std::min(s.sched_util, 1.0) : util * cur / opps_.max_hz();
     const double f = 1.25 * opps_.max_hz() * std::max(util_inv, boost);
     double next = detail::resolve(opps_, f, detail::relation::at_least, l);
 

@@ -95,7 +95,11 @@ schema_ptr cpu_cluster_schema() {
   return object("CPU cluster: cores sharing one DVFS domain (per-core DVFS: one single-core cluster per domain)",
                 compute_fields({"5 us", "256 KiB", "0.7", "0.25"},
                                {opt("cores", integer("cores sharing the work", "1", 1)),
-                                req("ops_per_cycle", per_precision_schema("SIMD operations per cycle per core (FMA = 2)"))}));
+                                req("ops_per_cycle", per_precision_schema("SIMD operations per cycle per core (FMA = 2)")),
+                                opt("capacity-dmips-mhz",
+                                    number("the device tree's capacity-dmips-mhz of its CPUs: with the top frequency, "
+                                           "the scheduler's capacity (normalised to 1024 at the biggest CPU)",
+                                           "1024", 1.0))}));
 }
 
 schema_ptr npu_schema() {
@@ -225,6 +229,7 @@ void resolve_compute(const std::string& name, const std::string& kind, const com
   u.launch_overhead = units::seconds(c.si("launch_overhead"));
   u.collective_latency = units::seconds(c.si("collective_latency"));
   u.tile_bytes = c.si("tile");
+  if (kind == "cpu_cluster") u.capacity_dmips_mhz = c.num("capacity-dmips-mhz");
   double dt_coefficient = -1;  // the domain's dynamic-power-coefficient, if it has one
   for (const auto& [dname, d] : domains.entries())
     if (dname == u.domain) {

@@ -94,6 +94,18 @@ class control_loop {
   const std::vector<double>& domain_request_hz() const { return dom_request_; }
   /// Moving average of platform power over the power cap's window (W); 0 without a cap.
   double capped_average_W() const;
+  /// The CPU scheduler's runqueues (unit names) and tasks (policy.scheduler: eas; else empty).
+  const std::vector<std::string>& sched_cpu_names() const { return sched_cpu_names_; }
+  const std::vector<std::string>& sched_task_names() const { return sched_task_names_; }
+  /// What the scheduler reported for the period just ended (set before tick()): each
+  /// runqueue's utilisation as schedutil reads it (clamped, / capacity) and each task's
+  /// util_avg (0..1024).
+  void set_sched_sample(const std::vector<double>& cpu_util, const std::vector<double>& task_util) {
+    sched_cpu_util_.assign(cpu_util.begin(), cpu_util.end());
+    sched_task_util_.assign(task_util.begin(), task_util.end());
+  }
+  const std::vector<double>& sched_cpu_util() const { return sched_cpu_util_; }
+  const std::vector<double>& sched_task_util() const { return sched_task_util_; }
 
   // Memories' own temperature limits (memory components' throttle_temp), in the order of
   // scenario.policy.memory_throttles: whether each holds its domain's clock down now.
@@ -139,6 +151,8 @@ class control_loop {
 
   const scenarios::scenario& sc_;
   double period_s_;
+  std::vector<std::string> sched_cpu_names_, sched_task_names_;
+  std::vector<double> sched_cpu_util_, sched_task_util_;
   std::vector<std::string> domain_names_, component_names_, block_names_;
   std::vector<component> comps_;
   std::size_t inputs_ = 0;  // comps_.size(), readable where component is incomplete

@@ -23,7 +23,7 @@ inline constexpr int schema_version_major = 1;
 /// 1.5: every request in `jobs` (a `state` column: finished, unfinished, dropped; NaN times
 /// where none), `window_s` on summary peaks, per-stream and per-component summary metrics
 /// ("ttft_p99_s[chat]", "energy_J[gpu0]"), the stored scenario without YAML aliases.
-inline constexpr int schema_version_minor = 5;
+inline constexpr int schema_version_minor = 6;
 
 /// Operator executions kept in `ops` by default; later ones are counted, not stored.
 inline constexpr std::uint64_t default_ops_limit = 100000;
@@ -116,6 +116,28 @@ struct unit_time_row {
   }
 };
 
+/// A CPU-scheduler task over the run (policy.scheduler: eas), schema 1.6.
+struct task_row {
+  std::string task;    ///< "<stream>/<stage>:<graph>"
+  std::string stream;
+  std::int64_t runs = 0, wakeups = 0, migrations = 0;
+  std::int64_t fallbacks = 0;  ///< placements by spare capacity (overutilised, or it fitted nowhere)
+  double run_s = 0;            ///< time running, over every CPU
+};
+
+/// How long a task ran on one CPU (runqueue: a cpu_cluster unit), schema 1.6.
+struct task_residency_row {
+  std::string task, cpu;
+  double residency_s = 0;
+  double share = 0;  ///< of the task's running time (0 when it never ran)
+};
+
+/// One stretch of a task running on a CPU, schema 1.6.
+struct task_run_row {
+  std::string task, cpu;
+  double start_s = 0, end_s = 0;
+};
+
 /// One DVFS domain over the run: shares of the run spent below the governor's request (1).
 struct domain_summary_row {
   std::string domain;
@@ -185,6 +207,9 @@ class result_writer {
   std::uint64_t ops_dropped() const;
   void set_unit_summary(const std::vector<unit_time_row>& rows);
   void set_domain_summary(const std::vector<domain_summary_row>& rows);
+  /// The CPU scheduler's tasks: groups tasks, task_residency and task_runs (none without).
+  void set_tasks(const std::vector<task_row>& tasks, const std::vector<task_residency_row>& residency,
+                 const std::vector<task_run_row>& runs);
   /// Flushes everything, writes wall_s, closes and renames. Throws on I/O failure.
   void commit(double wall_s);
 
@@ -217,6 +242,10 @@ class result_reader {
   /// Per-unit and per-domain summaries; empty for files written before schema 1.1.
   std::vector<unit_time_row> unit_summary() const;
   std::vector<domain_summary_row> domain_summary() const;
+  /// The CPU scheduler's tasks (schema 1.6); empty when the run had none.
+  std::vector<task_row> tasks() const;
+  std::vector<task_residency_row> task_residency() const;
+  std::vector<task_run_row> task_runs() const;
   /// The timeseries layout as stored: coordinates with labels; variables with dim, units,
   /// long_name, in the order they were written.
   timeseries_layout layout() const;

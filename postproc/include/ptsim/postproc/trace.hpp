@@ -2,7 +2,10 @@
 // A run as Chrome trace-event JSON (chrome://tracing, Perfetto's UI): operators as slices
 // on one track per compute unit; frequency, voltage, power and temperature as counters;
 // DVFS changes and throttling as instant events with their reason, throttle episodes as
-// slices on their domain's track. Timestamps in microseconds.
+// slices on their domain's track; with CPU-scheduler tasks (policy.scheduler: eas), each
+// task's runs as slices named by the CPU they ran on, its migrations as instants, and the
+// utilisation schedutil read (sched_util) and each task's util_avg as counters.
+// Timestamps in microseconds.
 #include <cstddef>
 #include <limits>
 #include <ostream>
@@ -26,7 +29,7 @@ struct trace_counts {
 
 /// Process ids of the tracks, so that tools and tests find them.
 namespace trace_pid {
-inline constexpr int units = 1, domains = 2, power = 3, temperature = 4, run = 5;
+inline constexpr int units = 1, domains = 2, power = 3, temperature = 4, run = 5, tasks = 6;
 }
 
 /// Writes the trace of a result file. Values recorded as means over a record period

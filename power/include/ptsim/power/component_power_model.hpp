@@ -29,6 +29,8 @@ struct component_activity {
 /// a component outside any domain).
 struct domain_electrical {
   double avg_hz = 0, avg_volts = 0, avg_v2f = 0;
+  /// The scheduler's utilisation for schedutil (cpufreq_sample::sched_util); -1: none.
+  double sched_util = -1;
 };
 
 /// A component's power over one period, and what the governors read besides it.

@@ -17,6 +17,10 @@ struct cpufreq_sample {
   double utilization = 0;    ///< busy share of the domain over the period, in [0, 1]
                              ///< (max over its CPUs, as Linux's dbs_update/schedutil use)
   double iowait_share = 0;   ///< share of the period the domain waited on I/O (memory)
+  /// The scheduler's utilisation of the domain (policy.scheduler: eas): its tasks' PELT
+  /// util_avg, uclamp-clamped, max over its CPUs, / capacity, in [0, 1]; already frequency-
+  /// invariant. Negative: none (schedutil uses the busy share at cur_hz).
+  double sched_util = -1;
   double cur_hz = 0;         ///< frequency the domain ran at (after limits)
   double policy_min_hz = 0;  ///< scaling_min_freq
   double policy_max_hz = 0;  ///< scaling_max_freq (the effective ceiling after limits)

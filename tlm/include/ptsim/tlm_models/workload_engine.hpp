@@ -73,6 +73,10 @@ class workload_engine : public sc_core::sc_module {
   llm_occupancy occupancy(const std::string& stream) const;
   /// LLM serving iterations run, over all instances.
   std::uint64_t iterations() const { return iterations_; }
+  /// The CPU scheduler whose tasks run the stages on CPU clusters (policy.scheduler: eas);
+  /// null when off. Tasks are sched_tasks(cfg) in order.
+  cpu_scheduler* scheduler() { return scheduler_.get(); }
+  const cpu_scheduler* scheduler() const { return scheduler_.get(); }
 
  private:
   struct request;
@@ -103,6 +107,7 @@ class workload_engine : public sc_core::sc_module {
   std::uint64_t dropped_ = 0, arrived_ = 0, iterations_ = 0;
   double inferences_ = 0;
   bool any_llm_ = false;
+  std::unique_ptr<cpu_scheduler> scheduler_;
 };
 
 }  // namespace ptsim::tlm_models

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "ptsim/tlm_config/cpu_scheduler.hpp"
 #include "ptsim/tlm_config/decoder.hpp"
 #include "ptsim/tlm_config/host_work.hpp"
 #include "ptsim/tlm_config/nvme_apst.hpp"
@@ -69,6 +70,9 @@ struct compute_unit_config {
   /// Measured operator times that replace the roofline for the operators they hold
   /// (null: none; the roofline times everything).
   std::shared_ptr<const op_profile> profile;
+  /// cpu_cluster: the device tree's capacity-dmips-mhz of its CPUs (the scheduler's
+  /// capacity, cpu_scheduler.hpp); the kernel's default when a tree gives none: 1024.
+  double capacity_dmips_mhz = 1024;
 };
 
 /// An interconnect: a NoC or bus, a PCIe or NVLink link, or a switch.
@@ -149,8 +153,9 @@ struct batching_config {
 };
 
 /// How a stage uses its list of units: one unit; the least loaded of several replicas;
-/// every unit running the graph as one data-parallel group (collectives span them).
-enum class parallel_kind { single, replicas, data };
+/// every unit running the graph as one data-parallel group (collectives span them); each
+/// request's task placed on one of several CPU clusters by energy-aware scheduling.
+enum class parallel_kind { single, replicas, data, energy_aware };
 
 struct stage_config {
   std::string unit;                ///< the stage's unit (the first of `units`)
@@ -162,6 +167,8 @@ struct stage_config {
   double per_request_batch = 1;  ///< inputs per request (for throughput)
   bool training = false;         ///< a training step: throughput counts samples
   host_work_config host;         ///< per-step host software (training loops); per_iteration_s per step
+  bool has_uclamp = false;       ///< its own uclamp (else the stream's)
+  uclamp_range uclamp;
 };
 
 /// A large-language-model serving stream: requests of prompt_tokens in, output_tokens
@@ -197,10 +204,25 @@ struct stream_config {
   bool is_llm = false;
   llm_config llm;
   int queue_limit = 64;  ///< open-loop requests waiting or running before new ones are dropped
+  uclamp_range uclamp;   ///< its stages' tasks' clamps unless a stage sets its own
 };
 
 struct workload_config {
   std::vector<stream_config> streams;
+  /// policy.scheduler: eas: stages on CPU clusters run as tasks (cpu_scheduler.hpp).
+  sched_config scheduler;
 };
+
+/// A task of the CPU scheduler: one per stage whose units are all runqueues of
+/// `w.scheduler` (a single CPU cluster, pinned; or energy_aware over several), named
+/// "<stream>/<stage index>:<graph name>".
+struct sched_task_spec {
+  std::string name;
+  std::size_t stream = 0, stage = 0;
+  std::vector<std::size_t> cpus;  ///< allowed runqueues, the stage's order (the first: where it forks)
+  uclamp_range clamp;             ///< the stage's uclamp, else its stream's
+};
+/// The tasks of a workload, streams and stages in order (none when the scheduler is off).
+std::vector<sched_task_spec> sched_tasks(const workload_config& w);
 
 }  // namespace ptsim::tlm_config
