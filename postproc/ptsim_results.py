@@ -176,12 +176,23 @@ def open_run(path):
     'jobs', 'events', 'floorplan', 'ops', 'unit_summary', 'domain_summary', 'tasks',
     'task_residency', 'task_runs' (pandas.DataFrame; ops and the summaries empty for files
     older than schema 1.1, the task tables for runs without CPU-scheduler tasks),
+    'job_energy' (pandas.DataFrame: a row per finished job, indexed by its id, a column per
+    component, in J; a row sums to the job's energy_J; empty before schema 1.7),
     'ops_limit', 'ops_dropped', 'units' (table -> column -> unit), 'attrs' (root
     attributes: ptsim_version, schema_version, scenario, seed, ...), 'scenario' (the
     resolved scenario as {dotted path: value text}) and 'id' (the file name without .h5).
     """
     with _reading(path):
         return _open_run(path)
+
+
+def _job_energy(f):
+    """job_energy/energy_J (job, component) as a DataFrame indexed by job id."""
+    if not _has(f, "job_energy"):
+        return pd.DataFrame()
+    g = f["job_energy"]
+    return pd.DataFrame(g["energy_J"][()], index=pd.Index(_column(g["job"]), name="job"),
+                        columns=pd.Index(_column(g["component"]), name="component"))
 
 
 def _open_run(path):
@@ -198,6 +209,7 @@ def _open_run(path):
             if set(tables[name].columns) <= set(order):  # older files lack later columns
                 tables[name] = tables[name][[c for c in order if c in tables[name].columns]]
         units = {name: _units(f[name]) for name in _TABLES if _has(f, name)}
+        job_energy = _job_energy(f)
         ops_attrs = f["ops"].attrs if _has(f, "ops") else {}
         ops_limit = int(ops_attrs.get("limit", 0))
         ops_dropped = int(ops_attrs.get("dropped", 0))
@@ -212,6 +224,7 @@ def _open_run(path):
         "better": better,
         "throughput_units": throughput_units,
         **tables,
+        "job_energy": job_energy,
         "ops_limit": ops_limit,
         "ops_dropped": ops_dropped,
         "units": units,

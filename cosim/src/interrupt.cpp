@@ -2,6 +2,9 @@
 
 #include <csignal>
 #include <initializer_list>
+#include <string>
+
+#include "ptsim/cosim/run.hpp"
 
 namespace ptsim::cosim {
 namespace {
@@ -25,5 +28,9 @@ void install_interrupt_handlers() {
 }
 
 int interrupt_signal() { return stop_signal; }
+
+void stop_if_interrupted() {
+  if (const int sig = interrupt_signal()) throw simulation_error("interrupted by signal " + std::to_string(sig));
+}
 
 }  // namespace ptsim::cosim

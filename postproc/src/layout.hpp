@@ -29,6 +29,10 @@ inline constexpr const char* group_domain_summary = "domain_summary";
 inline constexpr const char* group_tasks = "tasks";
 inline constexpr const char* group_task_residency = "task_residency";
 inline constexpr const char* group_task_runs = "task_runs";
+inline constexpr const char* group_job_energy = "job_energy";
+/// job_energy's dataset over (job, component): its job coordinate holds the jobs' ids.
+inline constexpr const char* job_energy_name = "energy_J";
+inline constexpr const char* component_dim = "component";
 
 // Row dimensions of the tables: each column has one of these attached as an HDF5 dimension
 // scale, so that xarray (h5netcdf) opens every group as a Dataset with no glue code. job,

@@ -273,6 +273,20 @@ std::vector<task_row> result_reader::tasks() const {
   return read_rows<task_row>(c, n, layout::task_fields, p_->ctx);
 }
 
+job_energy_table result_reader::job_energy() const {
+  h5::quiet_errors quiet;
+  job_energy_table t;
+  if (!h5::has_link(p_->file.get(), layout::group_job_energy, p_->ctx)) return t;
+  h5::handle g = h5::open_group(p_->file.get(), layout::group_job_energy, p_->ctx);
+  t.ids = h5::read_ints(h5::open_dataset(g.get(), layout::jobs_dim, p_->ctx).get(), p_->ctx);
+  t.components = h5::read_strings(h5::open_dataset(g.get(), layout::component_dim, p_->ctx).get(), p_->ctx);
+  std::vector<hsize_t> dims;
+  t.joules = h5::read_doubles(h5::open_dataset(g.get(), layout::job_energy_name, p_->ctx).get(), &dims, p_->ctx);
+  if (dims.size() != 2 || dims[0] != t.ids.size() || dims[1] != t.components.size())
+    p_->not_ptsim("job_energy/energy_J is not (job, component)");
+  return t;
+}
+
 std::vector<task_residency_row> result_reader::task_residency() const {
   h5::quiet_errors quiet;
   if (!h5::has_link(p_->file.get(), layout::group_task_residency, p_->ctx)) return {};

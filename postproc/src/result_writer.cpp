@@ -251,6 +251,7 @@ struct result_writer::impl {
   std::unique_ptr<background_jobs> background;
   std::optional<std::vector<unit_time_row>> unit_rows;
   std::optional<std::vector<domain_summary_row>> domain_rows;
+  std::optional<job_energy_table> job_energy;
   std::vector<task_row> task_rows;
   std::vector<task_residency_row> task_residency_rows;
   std::vector<task_run_row> task_run_rows;
@@ -296,6 +297,7 @@ struct result_writer::impl {
   void write_unit_summary();
   void write_domain_summary();
   void write_tasks();
+  void write_job_energy();
   void close_objects();
   void abandon() noexcept;
 };
@@ -638,6 +640,33 @@ void result_writer::impl::write_tasks() {
                   layout::task_run_fields, task_run_rows, ctx);
 }
 
+void result_writer::impl::write_job_energy() {
+  if (!job_energy || job_energy->ids.empty()) return;
+  const job_energy_table& t = *job_energy;
+  const hsize_t rows = t.ids.size(), cols = t.components.size();
+  if (t.joules.size() != rows * cols) ctx.fail_plain("job_energy: " + std::to_string(t.joules.size()) +
+                                                     " values for " + std::to_string(rows) + " jobs x " +
+                                                     std::to_string(cols) + " components");
+  h5::handle g = h5::create_group(file.get(), layout::group_job_energy, ctx);
+  h5::handle ids = h5::create_column(g.get(), layout::jobs_dim, h5::column_type::i64, t.ids.data(), rows,
+                                     layout::table_chunk_rows, ctx);
+  h5::write_attr(ids.get(), layout::attr_long_name, std::string("job id (as in jobs)"), ctx);
+  ctx.check_status(H5DSset_scale(ids.get(), layout::jobs_dim), "cannot make 'job' a scale");
+  h5::handle comps = h5::create_string_dataset(g.get(), layout::component_dim, t.components, ctx);
+  h5::write_attr(comps.get(), layout::attr_long_name, std::string("component name"), ctx);
+  ctx.check_status(H5DSset_scale(comps.get(), layout::component_dim), "cannot make 'component' a scale");
+  h5::extendible_spec spec;
+  spec.n_cols = cols;
+  spec.chunk_rows = std::min<hsize_t>(rows, layout::table_chunk_rows);
+  h5::handle e = h5::create_extendible(g.get(), layout::job_energy_name, spec, ctx);
+  h5::append_rows(e.get(), h5::column_type::f64, t.joules.data(), rows, ctx);
+  h5::write_attr(e.get(), layout::attr_units, std::string("J"), ctx);
+  h5::write_attr(e.get(), layout::attr_long_name,
+                 std::string("energy attributed to the job, by component (a row sums to jobs/energy_J)"), ctx);
+  ctx.check_status(H5DSattach_scale(e.get(), ids.get(), 0), "cannot attach 'job' to job_energy");
+  ctx.check_status(H5DSattach_scale(e.get(), comps.get(), 1), "cannot attach 'component' to job_energy");
+}
+
 void result_writer::impl::close_objects() {
   for (auto* h : {&ops_start, &ops_end, &ops_dim, &ops_group}) h->reset();
   vars.clear();
@@ -780,6 +809,11 @@ void result_writer::set_tasks(const std::vector<task_row>& tasks, const std::vec
   p_->task_run_rows = runs;
 }
 
+void result_writer::set_job_energy(job_energy_table table) {
+  p_->require_open();
+  p_->job_energy = std::move(table);
+}
+
 void result_writer::commit(double wall_s) {
   impl& w = *p_;
   w.require_open();
@@ -797,6 +831,7 @@ void result_writer::commit(double wall_s) {
   w.write_unit_summary();
   w.write_domain_summary();
   w.write_tasks();
+  w.write_job_energy();
   w.background->drain();  // rethrows a failed background write
   w.write_ops();
   w.jobs.write_labels(w.ctx);

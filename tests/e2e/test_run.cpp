@@ -94,6 +94,37 @@ TEST_CASE("the default run writes the result contract") {
     CHECK(j.start_s >= j.arrival_s);
     CHECK(j.finish_s <= 20.0);
   }
+
+  // job_energy: each finished job's energy by component, a row summing to its energy_J.
+  // Every busy second of the NPU is a frame's, so its column sums to the NPU's energy; and
+  // every component's energy is shared among the frames but a compute unit's that was never
+  // busy (no frame to charge: a CPU cluster EAS left idle), so the rows sum to the run's
+  // energy less those units'.
+  const auto split = f.job_energy();
+  const auto jobs = f.jobs();
+  REQUIRE(split.ids.size() == jobs.size());
+  CHECK(split.components == f.coord("component"));
+  const std::size_t nc = split.components.size();
+  const std::size_t npu = static_cast<std::size_t>(
+      std::find(split.components.begin(), split.components.end(), "npu") - split.components.begin());
+  REQUIRE(npu < nc);
+  double npu_J = 0, all_J = 0;
+  for (std::size_t r = 0; r < jobs.size(); ++r) {
+    CHECK(split.ids[r] == jobs[r].id);
+    const double row = std::accumulate(split.joules.begin() + r * nc, split.joules.begin() + (r + 1) * nc, 0.0);
+    CHECK(row == doctest::Approx(jobs[r].energy_J).epsilon(1e-12));
+    CHECK(split.joules[r * nc + npu] > 0);
+    npu_J += split.joules[r * nc + npu];
+    all_J += row;
+  }
+  CHECK(npu_J == doctest::Approx(sum.metrics.at("energy_J[npu]").value).epsilon(1e-9));
+  double never_busy_J = 0;
+  for (std::size_t c = 0; c < nc; ++c) {
+    double column = 0;
+    for (std::size_t r = 0; r < jobs.size(); ++r) column += split.joules[r * nc + c];
+    if (column == 0) never_busy_J += sum.metrics.at("energy_J[" + split.components[c] + "]").value;
+  }
+  CHECK(all_J + never_busy_J == doctest::Approx(sum.metrics.at("energy_J").value).epsilon(1e-9));
 }
 
 namespace {

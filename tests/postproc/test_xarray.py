@@ -97,8 +97,8 @@ with h5py.File(path, "r") as f:
                 "start_time"):
         as_text(a[key])
         assert h5py.check_string_dtype(a.get_id(key).dtype).length is not None, key  # fixed
-    assert as_text(a["schema_version"]) == "1.6"
-    assert int(a["schema_version_major"]) == 1 and int(a["schema_version_minor"]) == 6
+    assert as_text(a["schema_version"]) == "1.7"
+    assert int(a["schema_version_major"]) == 1 and int(a["schema_version_minor"]) == 7
     assert int(a["seed"]) == 18446744073709551557
     assert as_text(a["scenario_name"]) == "phone-camera"
     assert float(a["wall_s"]) == 12.5

@@ -34,6 +34,18 @@ try:
 
     run = ptsim_results.open_run(path)
     ops, units, doms = run["ops"], run["unit_summary"], run["domain_summary"]
+
+    # job_energy: (job, component) in xarray with the timeseries' components; in Python a
+    # frame by job id whose rows sum to the finished jobs' energy_J.
+    with xr.open_dataset(path, group="job_energy", engine="h5netcdf") as ds:
+        assert ds["energy_J"].dims == ("job", "component"), ds["energy_J"].dims
+        assert ds["energy_J"].attrs["units"] == "J"
+        assert list(ds["component"].values) == list(run["timeseries"]["component"].values)
+    finished = run["jobs"][run["jobs"]["state"] == "finished"].set_index("id")
+    split = run["job_energy"]
+    assert list(split.index) == list(finished.index), (len(split), len(finished))
+    assert np.allclose(split.sum(axis=1).values, finished["energy_J"].values, rtol=1e-12, atol=0)
+    assert (split.values >= 0).all()
     # Which way is better comes from the file (the metric catalogue's attributes), for every
     # summary metric and the per-unit columns that have a direction.
     better = run["better"]

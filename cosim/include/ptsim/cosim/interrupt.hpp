@@ -9,5 +9,8 @@ namespace ptsim::cosim {
 void install_interrupt_handlers();
 /// The signal that asked the run to stop, or 0.
 int interrupt_signal();
+/// Throws simulation_error ("interrupted by signal N") when a signal asked the run to stop:
+/// called where a run spends long outside the control loop (building, writing tables).
+void stop_if_interrupted();
 
 }  // namespace ptsim::cosim

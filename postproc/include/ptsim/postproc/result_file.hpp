@@ -22,11 +22,22 @@ inline constexpr int schema_version_major = 1;
 /// every summary metric, `better` on the per-unit and per-domain columns that have one;
 /// 1.5: every request in `jobs` (a `state` column: finished, unfinished, dropped; NaN times
 /// where none), `window_s` on summary peaks, per-stream and per-component summary metrics
-/// ("ttft_p99_s[chat]", "energy_J[gpu0]"), the stored scenario without YAML aliases.
-inline constexpr int schema_version_minor = 6;
+/// ("ttft_p99_s[chat]", "energy_J[gpu0]"), the stored scenario without YAML aliases;
+/// 1.6: the CPU scheduler's tasks (tasks, task_residency, task_runs);
+/// 1.7: job_energy, each finished request's energy by component.
+inline constexpr int schema_version_minor = 7;
 
 /// Operator executions kept in `ops` by default; later ones are counted, not stored.
 inline constexpr std::uint64_t default_ops_limit = 100000;
+
+/// Each finished request's energy split by component (group job_energy): row r is the job
+/// with id ids[r], column c the component components[c] (the timeseries' component
+/// coordinate); a row sums to that job's energy_J in `jobs`.
+struct job_energy_table {
+  std::vector<std::int64_t> ids;
+  std::vector<std::string> components;
+  std::vector<double> joules;  ///< row-major [job][component]
+};
 
 /// Root attributes (provenance).
 struct run_metadata {
@@ -210,6 +221,8 @@ class result_writer {
   /// The CPU scheduler's tasks: groups tasks, task_residency and task_runs (none without).
   void set_tasks(const std::vector<task_row>& tasks, const std::vector<task_residency_row>& residency,
                  const std::vector<task_run_row>& runs);
+  /// The finished requests' energy by component (group job_energy; none when no request finished).
+  void set_job_energy(job_energy_table table);
   /// Flushes everything, writes wall_s, closes and renames. Throws on I/O failure.
   void commit(double wall_s);
 
@@ -246,6 +259,8 @@ class result_reader {
   std::vector<task_row> tasks() const;
   std::vector<task_residency_row> task_residency() const;
   std::vector<task_run_row> task_runs() const;
+  /// Each finished request's energy by component (schema 1.7); empty for older files.
+  job_energy_table job_energy() const;
   /// The timeseries layout as stored: coordinates with labels; variables with dim, units,
   /// long_name, in the order they were written.
   timeseries_layout layout() const;
