@@ -19,7 +19,7 @@ std::string trim(const std::string& s) {
   return s.substr(b, s.find_last_not_of(" \t") - b + 1);
 }
 
-double metric(const labelled_summary& e, const char* name) {
+double summary_value(const labelled_summary& e, const char* name) {
   const auto it = e.summary.metrics.find(name);
   return it == e.summary.metrics.end() ? std::nan("") : it->second.value;
 }
@@ -145,9 +145,9 @@ pareto_axes parse_pareto_axes(const std::string& text) {
 }
 
 double pareto_value(const labelled_summary& e, const std::string& name) {
-  const double tput = metric(e, "throughput");
+  const double tput = summary_value(e, "throughput");
   if (name == "time_per_work_s") return tput > 0 ? 1.0 / tput : std::nan("");
-  if (name == "energy_per_work_J") return tput > 0 ? metric(e, "avg_power_W") / tput : std::nan("");
+  if (name == "energy_per_work_J") return tput > 0 ? summary_value(e, "avg_power_W") / tput : std::nan("");
   return report_value(e, name);
 }
 

@@ -2,6 +2,10 @@
 // the naming rule, the board each power limit covers, and the vendor's default state.
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 #include <optional>
 
 #include "helpers.hpp"
@@ -32,7 +36,22 @@ const preset all[] = {
     {"server-8xh200.yaml", 8, 700, std::nullopt, 700, 1980, 345, 132},
 };
 
-const ps::dvfs_domain_config* domain_of(const ps::scenario& sc, const std::string& name) {
+// A preset holds no workload: load it as a scenario that extends it with one training step on gpu0.
+ps::scenario load_preset(const std::string& file, std::initializer_list<const char*> sets = {}) {
+  namespace fs = std::filesystem;
+  const fs::path child = fs::temp_directory_path() / ("ptsim-gpu-preset-" + std::to_string(::getpid()) + ".yaml");
+  std::ofstream(child) << "extends: " PTSIM_SOURCE_DIR "/scenarios/presets/" << file << "\n"
+                       << "workload:\n  streams:\n    train:\n      arrival: { kind: closed_loop, users: 1 }\n"
+                          "      stages: [ { units: [ gpu0 ], parallel: data, model: resnet50, params: { batch: 8 },\n"
+                          "                  precision: fp16, training: {} } ]\n";
+  struct remove_at_end {
+    fs::path p;
+    ~remove_at_end() { fs::remove(p); }
+  } cleanup{child};
+  return ps::load_scenario_file(child.string(), with_sets(sets));
+}
+
+const ptsim::power::dvfs_domain_config* domain_of(const ps::scenario& sc, const std::string& name) {
   for (const auto& d : sc.domains)
     if (d.name == name) return &d;
   return nullptr;
@@ -43,7 +62,7 @@ const ps::dvfs_domain_config* domain_of(const ps::scenario& sc, const std::strin
 TEST_CASE("every GPU preset: gpu{i}, hbm{i}, nvlink{i}, pcie_gpu{i}; domain gpu{i}; vendor defaults") {
   for (const auto& p : all) {
     CAPTURE(p.file);
-    const auto sc = ps::load_scenario_file(std::string(PTSIM_SOURCE_DIR "/scenarios/presets/") + p.file);
+    const auto sc = load_preset(p.file);
     int gpus = 0;
     for (const auto& u : sc.platform.units) gpus += u.name.rfind("gpu", 0) == 0;
     CHECK(gpus == p.gpus);
@@ -75,8 +94,8 @@ TEST_CASE("every GPU preset: gpu{i}, hbm{i}, nvlink{i}, pcie_gpu{i}; domain gpu{
 }
 
 TEST_CASE("one H100 described once: the node and the server resolve the same GPU") {
-  const auto node = ps::load_scenario_file(PTSIM_SOURCE_DIR "/scenarios/presets/node-1xh100.yaml");
-  const auto server = ps::load_scenario_file(PTSIM_SOURCE_DIR "/scenarios/presets/server-8xh100.yaml");
+  const auto node = load_preset("node-1xh100.yaml");
+  const auto server = load_preset("server-8xh100.yaml");
   const auto gpu = [](const ps::scenario& sc) {
     for (const auto& u : sc.platform.units)
       if (u.name == "gpu0") return u;
@@ -85,19 +104,14 @@ TEST_CASE("one H100 described once: the node and the server resolve the same GPU
   };
   CHECK(gpu(node).cores == gpu(server).cores);
   // A template change reaches every preset that uses it.
-  const auto changed = ps::load_scenario_file(PTSIM_SOURCE_DIR "/scenarios/presets/node-1xh200.yaml",
-                                              with_sets({"templates.h100.sms=100"}));
+  const auto changed = load_preset("node-1xh200.yaml", {"templates.h100.sms=100"});
   CHECK(gpu(changed).cores == 100);
 }
 
 TEST_CASE("a limit outside the vendor's range is refused, naming the range") {
-  const auto ds = diagnostics_of([] {
-    ps::load_scenario_file(PTSIM_SOURCE_DIR "/scenarios/presets/node-1xa100.yaml",
-                           with_sets({"policy.limits.gpu0.power=450 W"}));
-  });
+  const auto ds = diagnostics_of([] { load_preset("node-1xa100.yaml", {"policy.limits.gpu0.power=450 W"}); });
   CHECK(contains(only_at(ds, "policy.limits.gpu0.power").message, "power limit range 100 W .. 400 W"));
   // 150 W is within the V100's 100-250 W: accepted.
-  const auto v = ps::load_scenario_file(PTSIM_SOURCE_DIR "/scenarios/presets/node-1xv100.yaml",
-                                        with_sets({"policy.limits.gpu0.power=150 W"}));
+  const auto v = load_preset("node-1xv100.yaml", {"policy.limits.gpu0.power=150 W"});
   CHECK(*v.policy.limits_for("gpu0")->power_W == 150.0);
 }
