@@ -29,6 +29,9 @@ const expectation all[] = {
     {"server-cnn-offline.yaml", "server-cnn-offline", "--set 'duration=1 s'", "inferences/s", 8, false},
     {"server-training.yaml", "server-training", "--set 'duration=1 s'", "samples/s", 8, false},
     {"phone-skin-throttle.yaml", "phone-skin-throttle", "--set 'duration=2 s'", "inferences/s", 4, false},
+    {"node-training.yaml", "node-training", "--set 'duration=2 s'", "samples/s", 2, false},
+    {"node-transformer-training.yaml", "node-transformer-training", "--set 'duration=1 s'", "samples/s", 2, false},
+    {"node-llm-serving.yaml", "node-llm-serving", "--set 'duration=3 s'", "tokens/s", 2, true},
 };
 
 void check_contract(const expectation& e) {
@@ -117,6 +120,9 @@ TEST_CASE("server LLM serving") { check_contract(all[2]); }
 TEST_CASE("server CNN offline") { check_contract(all[3]); }
 TEST_CASE("server training") { check_contract(all[4]); }
 TEST_CASE("phone skin throttle") { check_contract(all[5]); }
+TEST_CASE("one-GPU node: A40 training") { check_contract(all[6]); }
+TEST_CASE("one-GPU node: A100 transformer training") { check_contract(all[7]); }
+TEST_CASE("one-GPU node: H100 LLM serving") { check_contract(all[8]); }
 
 TEST_CASE("server LLM serving: two tensor-parallel instances, time to first token before the finish") {
   result_reader f(result_of(all[2].file, all[2].args));

@@ -18,10 +18,11 @@ std::vector<ps::diagnostic> errors(std::initializer_list<const char*> sets) {
 }
 }  // namespace
 
-TEST_CASE("no policy.limits: no domain has limits") {
+TEST_CASE("the preset's default: NVIDIA's 700 W power limit on every GPU, no limit on the hosts") {
   const auto sc = load({});
-  CHECK(sc.policy.limits.empty());
-  CHECK(sc.policy.limits_for("gpu0") == nullptr);
+  CHECK(sc.policy.limits.size() == 8);
+  CHECK(*sc.policy.limits_for("gpu0")->power_W == 700.0);
+  CHECK(sc.policy.limits_for("cpu0") == nullptr);
 }
 
 TEST_CASE("a wildcard sets every matching domain; a domain's own entry wins") {

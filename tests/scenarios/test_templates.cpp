@@ -3,6 +3,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 
@@ -25,9 +26,33 @@ struct temp_dir {
 
 std::string scenarios_dir() { return PTSIM_SOURCE_DIR "/scenarios/"; }
 std::string server_preset_text() { return read_file(scenarios_dir() + "presets/server-8xh100.yaml"); }
+// The GPU parts the server preset extends (the H100 is described there).
+std::string parts_text() { return read_file(scenarios_dir() + "presets/gpu-parts.yaml"); }
+const std::string h100_anchor = "\n  h100:";
 
-// A server scenario (server-training) on `preset_text`, written beside its graphs' folder.
-fs::path training_on(const temp_dir& t, const std::string& preset_text) {
+// `from` replaced by `to` at its first occurrence after `anchor` (which must occur).
+std::string replace_after(const std::string& text, const std::string& anchor, const std::string& from,
+                          const std::string& to) {
+  const auto a = text.find(anchor);
+  REQUIRE(a != std::string::npos);
+  const auto at = text.find(from, a);
+  REQUIRE(at != std::string::npos);
+  return text.substr(0, at) + to + text.substr(at + from.size());
+}
+// Where `needle` first occurs after `anchor`: line and column, from 1.
+struct text_position { int line, column; };
+text_position position_after(const std::string& text, const std::string& anchor, const std::string& needle) {
+  const auto at = text.find(needle, text.find(anchor));
+  REQUIRE(at != std::string::npos);
+  const auto nl = text.rfind('\n', at);
+  return {static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(at), '\n')) + 1,
+          static_cast<int>(at - (nl == std::string::npos ? 0 : nl + 1)) + 1};
+}
+
+// A server scenario (server-training) on `preset_text` (and the GPU parts), written beside its
+// graphs' folder.
+fs::path training_on(const temp_dir& t, const std::string& preset_text, const std::string& parts = parts_text()) {
+  t.write("presets/gpu-parts.yaml", parts);
   t.write("presets/server-8xh100.yaml", preset_text);
   fs::create_directories(t.dir / "graphs");
   fs::copy(scenarios_dir() + "graphs", t.dir / "graphs", fs::copy_options::overwrite_existing | fs::copy_options::recursive);
@@ -153,13 +178,13 @@ TEST_CASE("--set on a template changes every instance; on an instance, that one"
 
 TEST_CASE("an error inside an instance names the template's line:column and the instances, once") {
   temp_dir t;
-  const std::string preset = replace_once(server_preset_text(), "    sms: 132\n", "    sms: many\n");
-  const auto child = training_on(t, preset);
+  const std::string parts = replace_once(parts_text(), "    sms: 132\n", "    sms: many\n");
+  const auto child = training_on(t, server_preset_text(), parts);
   const auto ds = diagnostics_of([&] { ps::load_scenario_file(child.string()); });
-  const auto p = position_of(preset, "many");
+  const auto p = position_of(parts, "many");
   REQUIRE(ds.size() == 1);  // one value written once: one diagnostic, not one per GPU
   const auto d = only_at(ds, "platform.components.gpu0.sms");
-  CHECK(d.file == (t.dir / "presets/server-8xh100.yaml").string());
+  CHECK(d.file == (t.dir / "presets/gpu-parts.yaml").string());
   CHECK(d.line == p.line);
   CHECK(d.column == p.column);
   CHECK(contains(d.message, "expected an integer"));
@@ -193,9 +218,9 @@ TEST_CASE("a value a derived scenario writes is reported in that file, two level
 TEST_CASE("an instance value made by substitution keeps its line:column") {
   temp_dir t;
   // fabric: "nvlnk{i}" names a component that does not exist: reported at the template's value.
-  const std::string preset = replace_once(server_preset_text(), "fabric: \"nvlink{i}\"", "fabric: \"nvlnk{i}\"");
-  const auto ds = diagnostics_of([&] { ps::load_scenario_file(training_on(t, preset).string()); });
-  const auto p = position_of(preset, "\"nvlnk{i}\"");
+  const std::string parts = replace_after(parts_text(), h100_anchor, "fabric: \"nvlink{i}\"", "fabric: \"nvlnk{i}\"");
+  const auto ds = diagnostics_of([&] { ps::load_scenario_file(training_on(t, server_preset_text(), parts).string()); });
+  const auto p = position_after(parts, h100_anchor, "\"nvlnk{i}\"");
   bool seen = false;
   for (const auto& d : ds)
     if (contains(d.message, "nvlnk2")) {
@@ -362,8 +387,8 @@ TEST_CASE("a derived scenario removes or changes one instance of an inherited lo
                                                "    nvlink7: null\n");
   auto ds = diagnostics_of([&] { ps::load_scenario_file(half.string()); });
   const auto d = only_at(ds, "platform.components.gpu7.fabric");
-  CHECK(d.file == (t.dir / "presets/server-8xh100.yaml").string());
-  CHECK(d.line == position_of(server_preset_text(), "fabric: \"nvlink{i}\"").line);
+  CHECK(d.file == (t.dir / "presets/gpu-parts.yaml").string());
+  CHECK(d.line == position_after(parts_text(), h100_anchor, "fabric: \"nvlink{i}\"").line);
   CHECK(contains(d.message, "in instance gpu7 of gpu{i} (i = 7), template h100"));
   CHECK(contains(d.message, "'nvlink7' was removed at " + half.string() + ":5:5"));
 

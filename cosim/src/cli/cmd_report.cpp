@@ -1,4 +1,5 @@
 // ptsim report RESULT.h5|DIR... [--format table|csv|json|markdown] [--best METRIC [--where EXPR]...]
+//              [--pareto [--pareto-axes TIME,ENERGY]]
 #include <filesystem>
 #include <iostream>
 
@@ -6,6 +7,7 @@
 #include "output_file.hpp"
 #include "ptsim/postproc/output_file.hpp"
 #include "ptsim/postproc/decision.hpp"
+#include "ptsim/postproc/pareto.hpp"
 #include "ptsim/postproc/report.hpp"
 #include "ptsim/postproc/run_set.hpp"
 
@@ -19,6 +21,8 @@ struct report_args {
   std::string format = "table";
   std::string best;
   std::vector<std::string> where;
+  bool pareto = false;
+  std::string pareto_axes;
   bool each_run = false;
   std::string output;
   bool force = false;
@@ -32,7 +36,9 @@ int report(const report_args& a) {
   postproc::report_format fmt;
   std::optional<postproc::objective> obj;
   std::vector<postproc::constraint> where;
+  postproc::pareto_axes axes;
   try {
+    if (!a.pareto_axes.empty()) axes = postproc::parse_pareto_axes(a.pareto_axes);
     fmt = postproc::parse_report_format(a.format);
     if (!a.best.empty()) obj = postproc::parse_objective(a.best);
     for (const auto& w : a.where) where.push_back(postproc::parse_constraint(w));
@@ -40,6 +46,8 @@ int report(const report_args& a) {
     return fail(e.what());
   }
   if (!where.empty() && !obj) return fail("--where needs --best METRIC");
+  if (a.pareto && obj) return fail("--pareto and --best are two different answers: give one");
+  if (!a.pareto_axes.empty() && !a.pareto) return fail("--pareto-axes needs --pareto");
 
   std::vector<postproc::loaded_run> runs;
   try {
@@ -58,8 +66,9 @@ int report(const report_args& a) {
       a.each_run ? postproc::entries_per_run(runs) : postproc::entries_by_configuration(runs);
   std::string text;
   try {
-    text = obj ? postproc::format_decision(entries, postproc::decide(entries, *obj, where), fmt)
-               : postproc::format_report(entries, fmt);
+    text = a.pareto ? postproc::format_pareto(entries, postproc::pareto(entries, axes), fmt)
+           : obj    ? postproc::format_decision(entries, postproc::decide(entries, *obj, where), fmt)
+                    : postproc::format_report(entries, fmt);
   } catch (const std::invalid_argument& e) {
     return fail(e.what());
   }
@@ -106,6 +115,15 @@ void add_report(CLI::App& app) {
                   "`ptsim list metrics`)")
       ->type_name("EXPR")
       ->allow_extra_args(false);  // one expression per --where: what follows is a result
+  cmd->add_flag("--pareto", a->pareto,
+                "Energy against time per configuration: the energy-optimal and time-optimal ones and the "
+                "Pareto front (by default energy_per_work_J = avg_power_W / throughput against "
+                "time_per_work_s = 1 / throughput)");
+  cmd->add_option("--pareto-axes", a->pareto_axes,
+                  "The two axes of --pareto, both lower-is-better: \"TIME,ENERGY\", each a metric as --best "
+                  "takes it or time_per_work_s / energy_per_work_J, e.g. \"latency_p99_s,energy_J\"")
+      ->type_name("TIME,ENERGY")
+      ->allow_extra_args(false);
   cmd->add_flag("--each-run", a->each_run,
                 "One column per run, even where runs differ only by seed (no mean ± CI)");
   cmd->callback([a] {

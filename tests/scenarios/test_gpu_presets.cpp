@@ -1,0 +1,117 @@
+// The GPU presets (scenarios/presets/node-1x*.yaml, server-8x*.yaml, parts in gpu-parts.yaml):
+// the naming rule, the board each power limit covers, and the vendor's default state.
+#include <doctest/doctest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <optional>
+
+#include "helpers.hpp"
+
+using namespace scen_test;
+
+namespace {
+
+struct preset {
+  const char* file;
+  int gpus;
+  double default_limit_W;               // the vendor's default power limit
+  std::optional<double> min_limit_W;    // nvidia-smi's minimum power limit, where a source gives it
+  double max_limit_W;
+  double top_mhz, bottom_mhz;           // the SM clock table's ends
+  int sms;
+};
+
+// Figures from the data sheets cited in gpu-parts.yaml (hardware-data.md section 1).
+const preset all[] = {
+    {"node-1xv100.yaml", 1, 250, 100, 250, 1380, 135, 80},
+    {"node-1xa100.yaml", 1, 400, 100, 400, 1410, 210, 108},
+    {"node-1xa40.yaml", 1, 300, 100, 300, 1740, 210, 84},
+    {"node-1xh100.yaml", 1, 700, std::nullopt, 700, 1980, 345, 132},
+    {"node-1xh200.yaml", 1, 700, std::nullopt, 700, 1980, 345, 132},
+    {"server-8xa100.yaml", 8, 400, 100, 400, 1410, 210, 108},
+    {"server-8xh100.yaml", 8, 700, std::nullopt, 700, 1980, 345, 132},
+    {"server-8xh200.yaml", 8, 700, std::nullopt, 700, 1980, 345, 132},
+};
+
+// A preset holds no workload: load it as a scenario that extends it with one training step on gpu0.
+ps::scenario load_preset(const std::string& file, std::initializer_list<const char*> sets = {}) {
+  namespace fs = std::filesystem;
+  const fs::path child = fs::temp_directory_path() / ("ptsim-gpu-preset-" + std::to_string(::getpid()) + ".yaml");
+  std::ofstream(child) << "extends: " PTSIM_SOURCE_DIR "/scenarios/presets/" << file << "\n"
+                       << "workload:\n  streams:\n    train:\n      arrival: { kind: closed_loop, users: 1 }\n"
+                          "      stages: [ { units: [ gpu0 ], parallel: data, model: resnet50, params: { batch: 8 },\n"
+                          "                  precision: fp16, training: {} } ]\n";
+  struct remove_at_end {
+    fs::path p;
+    ~remove_at_end() { fs::remove(p); }
+  } cleanup{child};
+  return ps::load_scenario_file(child.string(), with_sets(sets));
+}
+
+const ptsim::power::dvfs_domain_config* domain_of(const ps::scenario& sc, const std::string& name) {
+  for (const auto& d : sc.domains)
+    if (d.name == name) return &d;
+  return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("every GPU preset: gpu{i}, hbm{i}, nvlink{i}, pcie_gpu{i}; domain gpu{i}; vendor defaults") {
+  for (const auto& p : all) {
+    CAPTURE(p.file);
+    const auto sc = load_preset(p.file);
+    int gpus = 0;
+    for (const auto& u : sc.platform.units) gpus += u.name.rfind("gpu", 0) == 0;
+    CHECK(gpus == p.gpus);
+    for (int i = 0; i < p.gpus; ++i) {
+      const std::string n = std::to_string(i), g = "gpu" + n;
+      CAPTURE(g);
+      const auto* d = domain_of(sc, g);
+      REQUIRE(d);
+      CHECK(d->opps.max_hz() == doctest::Approx(p.top_mhz * 1e6));
+      CHECK(d->opps.min_hz() == doctest::Approx(p.bottom_mhz * 1e6));
+      CHECK(d->min_power_limit_W == p.min_limit_W);
+      CHECK(d->max_power_limit_W == p.max_limit_W);
+      const auto* lim = sc.policy.limits_for(g);
+      REQUIRE(lim);
+      REQUIRE(lim->power_W);
+      CHECK(*lim->power_W == p.default_limit_W);
+      // No clock lock by default: the whole table.
+      CHECK(lim->min_hz == doctest::Approx(p.bottom_mhz * 1e6));
+      CHECK(lim->max_hz == doctest::Approx(p.top_mhz * 1e6));
+      // Board power = the sum of the GPU's four parts, as nvidia-smi reports it.
+      CHECK(lim->components == std::vector<std::string>{g, "hbm" + n, "nvlink" + n, "pcie_gpu" + n});
+      CHECK(sc.policy.governor_for(g).name == "gpu_boost");
+    }
+    for (const auto& u : sc.platform.units)
+      if (u.name.rfind("gpu", 0) == 0) CHECK(u.cores == p.sms);
+    CHECK(sc.policy.governor_for("cpu0").name == "schedutil");  // the host keeps Linux's
+    CHECK(sc.policy.limits_for("cpu0") == nullptr);
+  }
+}
+
+TEST_CASE("one H100 described once: the node and the server resolve the same GPU") {
+  const auto node = load_preset("node-1xh100.yaml");
+  const auto server = load_preset("server-8xh100.yaml");
+  const auto gpu = [](const ps::scenario& sc) {
+    for (const auto& u : sc.platform.units)
+      if (u.name == "gpu0") return u;
+    FAIL("no gpu0");
+    return sc.platform.units.front();
+  };
+  CHECK(gpu(node).cores == gpu(server).cores);
+  // A template change reaches every preset that uses it.
+  const auto changed = load_preset("node-1xh200.yaml", {"templates.h100.sms=100"});
+  CHECK(gpu(changed).cores == 100);
+}
+
+TEST_CASE("a limit outside the vendor's range is refused, naming the range") {
+  const auto ds = diagnostics_of([] { load_preset("node-1xa100.yaml", {"policy.limits.gpu0.power=450 W"}); });
+  CHECK(contains(only_at(ds, "policy.limits.gpu0.power").message, "power limit range 100 W .. 400 W"));
+  // 150 W is within the V100's 100-250 W: accepted.
+  const auto v = load_preset("node-1xv100.yaml", {"policy.limits.gpu0.power=150 W"});
+  CHECK(*v.policy.limits_for("gpu0")->power_W == 150.0);
+}
