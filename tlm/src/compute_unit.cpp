@@ -272,10 +272,22 @@ double compute_unit::execute(const op& o, job& j, std::size_t& collective_seq, d
                              bool keep_output) {
   const double t_start = t;
   if (o.host_s > 0) {
-    // Host software: busy for its time on its share of the unit's cores.
-    t += o.host_s;
+    // Host software: busy for its time on its share of the unit's cores; with a reference
+    // clock, its cycles at the clock in effect (across a pending switch).
+    if (o.host_ref_hz > 0) {
+      double cycles = o.host_s * o.host_ref_hz;
+      const double f0 = clock_.hz_at(t), sw = clock_.last_switch_s();
+      if (clock_.pending() && sw > t && sw < t + cycles / f0) {
+        cycles -= (sw - t) * f0;
+        t = sw + cycles / clock_.pending_hz();
+      } else {
+        t += cycles / f0;
+      }
+    } else {
+      t += o.host_s;
+    }
     ledger_.add_interval(t_start, t, activity_ledger::kind::compute, 0, o.host_share);
-    bound_s_[static_cast<std::size_t>(bound_by::compute)] += o.host_s;
+    bound_s_[static_cast<std::size_t>(bound_by::compute)] += t - t_start;
     ++ops_executed_;
     if (on_op) on_op({&o, t_start, t, bound_by::compute});
     return t;

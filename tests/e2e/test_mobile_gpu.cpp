@@ -1,0 +1,128 @@
+// End to end, read back from HDF5: the camera pipeline with GPU pre-processing on the
+// Mali-G78 (mobile_gpu, a devfreq domain under simple_ondemand) feeding MobileNetV2 on the
+// NPU at 30 fps (scenarios/phone-camera-gpu.yaml); and the phone-LLM's host work run as a
+// task placed by EAS (scenarios/phone-llm-chat.yaml, llm.host.units).
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "ptsim/postproc/result_file.hpp"
+#include "run_ptsim.hpp"
+
+using namespace e2e;
+using ptsim::postproc::result_reader;
+
+namespace {
+double metric(const result_reader& f, const std::string& m) { return f.summary().metrics.at(m).value; }
+std::size_t index_of(const std::vector<std::string>& names, const std::string& n) {
+  const auto at = std::find(names.begin(), names.end(), n);
+  REQUIRE(at != names.end());
+  return static_cast<std::size_t>(at - names.begin());
+}
+// The GPU domain's recorded frequency, one value per sample.
+std::vector<double> gpu_hz(const result_reader& f) {
+  std::size_t nd = 0;
+  const auto hz = f.variable("frequency", &nd);
+  const std::size_t g = index_of(f.coord("domain"), "gpu");
+  std::vector<double> out;
+  for (std::size_t i = 0; i * nd < hz.size(); ++i) out.push_back(hz[i * nd + g]);
+  return out;
+}
+// gs101-gpu.dtsi gpu_dvfs_table_v2, the preset's GPU OPPs (MHz).
+const std::set<double> gpu_opps_mhz = {202, 251, 302, 351, 400, 471, 510, 572, 701, 762, 848};
+}  // namespace
+
+TEST_CASE("camera with GPU pre-processing: simple_ondemand moves the GPU clock, every frame within 33.3 ms") {
+  scratch s("camera-gpu");
+  const std::string scen = PTSIM_SOURCE_DIR "/scenarios/phone-camera-gpu.yaml";
+  const std::string dur = " --set 'duration=3 s'";
+  result r = run_ptsim(s.dir, "run " + scen + " -q -o od.h5" + dur);
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  r = run_ptsim(s.dir, "run " + scen + " -q -o perf.h5 --set policy.devfreq_governor=performance" + dur);
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  const result_reader od(s.dir / "od.h5"), perf(s.dir / "perf.h5");
+
+  // simple_ondemand: the device starts at its top OPP and keeps it until the first 50 ms
+  // polling window closes; then a light load (a few ms of work per 33 ms frame, well below
+  // upthreshold - downdifferential = 85 %) scales it down: f = load x f_cur / 88 %.
+  const auto t = od.time();
+  const auto hz = gpu_hz(od);
+  REQUIRE(hz.size() == t.size());
+  std::set<double> seen;
+  for (std::size_t i = 0; i < hz.size(); ++i) {
+    const double mhz = std::round(hz[i] / 1e6);
+    if (t[i] < 0.049) CHECK(mhz == 848);
+    seen.insert(mhz);
+  }
+  for (double f : seen) CHECK_MESSAGE(gpu_opps_mhz.count(f) == 1, f << " MHz is not a gs101 GPU OPP");
+  CHECK(seen.size() >= 2);             // the clock moved
+  CHECK(*seen.begin() < 848);          // down from the top
+  // performance: the top OPP in every sample.
+  for (double f : gpu_hz(perf)) CHECK(f == doctest::Approx(848e6));
+
+  // The GPU draws energy in both; less at the clocks simple_ondemand picks than at the top.
+  const double e_od = metric(od, "energy_J[gpu]"), e_perf = metric(perf, "energy_J[gpu]");
+  CHECK(e_od > 0);
+  CHECK_MESSAGE(e_od < e_perf, "GPU energy simple_ondemand " << e_od << " J, performance " << e_perf << " J");
+  // The GPU's time shows up as its busy share in the utilisation of its domain.
+  std::size_t nd = 0;
+  const auto util = od.variable("utilization", &nd);
+  const std::size_t g = index_of(od.coord("domain"), "gpu");
+  double busy = 0;
+  for (std::size_t i = 0; i * nd < util.size(); ++i) busy = std::max(busy, util[i * nd + g]);
+  CHECK(busy > 0);
+
+  // The frame deadline: 30 Hz for 3 s is 90 frames; every finished one within 33.3 ms (the
+  // next frame's arrival), and at the top GPU clock no later than under simple_ondemand.
+  for (const result_reader* f : {&od, &perf}) {
+    std::size_t finished = 0;
+    for (const auto& j : f->jobs())
+      if (j.state == "finished") {
+        ++finished;
+        CHECK(j.latency_s < 1.0 / 30);
+      }
+    CHECK(finished >= 89);
+  }
+  CHECK(metric(perf, "latency_p50_s") <= metric(od, "latency_p50_s"));
+}
+
+TEST_CASE("phone LLM: the host work is a task placed by EAS; on a smaller CPU it takes x 1024 / capacity x f_max / f") {
+  scratch s("llm-host-eas");
+  const std::string scen = PTSIM_SOURCE_DIR "/scenarios/phone-llm-chat.yaml";
+  const std::string dur = " --set 'duration=8 s'";
+  result r = run_ptsim(s.dir, "run " + scen + " -q -o eas.h5" + dur);
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  // Pinned to the A55 cluster at its top clock (performance), the same task.
+  r = run_ptsim(s.dir, "run " + scen + " -q -o little.h5" + dur +
+                           " --set 'workload.streams.chat.llm.host.units=[cpu_little]' --set policy.governors.little=performance");
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  const result_reader eas(s.dir / "eas.h5"), little(s.dir / "little.h5");
+
+  const auto tasks = eas.tasks();
+  REQUIRE(tasks.size() == 1);
+  CHECK(tasks[0].task == "chat/host");
+  CHECK(tasks[0].stream == "chat");
+  CHECK(tasks[0].runs > 0);
+  double residency = 0;
+  for (const auto& x : eas.task_residency()) residency += x.residency_s;
+  CHECK(residency == doctest::Approx(tasks[0].run_s).epsilon(1e-9));
+
+  // A decode iteration of one sequence: 200 + 800 + 5 x 1 us = 1005 us of the X1 at 2802
+  // MHz. On the A55 (capacity floor(250 x 1803000 x 1024 / (1024 x 2802000)) = 160) at its
+  // top 1803 MHz: 1005 x 1024 / 160 x 2802 / 1803 = 9995.6 us, plus at most the A55's
+  // 70 us entry and 160 us exit of CPU sleep when the run finds it there (gs101). Prefill
+  // iterations take longer.
+  const double decode_s = 1005e-6 * 1024.0 / 160.0 * 2802.0 / 1803.0;
+  double shortest = 1e9;
+  for (const auto& x : little.task_runs()) {
+    CHECK(x.cpu == "cpu_little");
+    shortest = std::min(shortest, x.end_s - x.start_s);
+  }
+  CHECK(shortest >= decode_s * (1 - 1e-9));
+  CHECK(shortest <= decode_s + 70e-6 + 160e-6 + 1e-9);
+  // Answers still complete in both; the host time per token shows in the time per token.
+  CHECK(metric(eas, "completed") >= 1);
+  CHECK(metric(little, "completed") >= 1);
+}
