@@ -311,13 +311,16 @@ void resolve_workload(const view& w, const view& platform, scenario& sc) {
       s.fail("a stream needs stages, or llm (one of them)", "stages");
       continue;
     }
+    if (s.has("uclamp")) st.uclamp = resolve_uclamp(s.at("uclamp"));
     if (s.has("llm")) {
       resolve_llm(s.at("llm"), s, sc, st);
       resolve_host(s.at("llm"), sc, true, st.llm.host);
+      // An llm stream's only task is its host work's.
+      if (s.has("uclamp") && st.llm.host.units.empty())
+        s.fail("uclamp on an llm stream clamps its host work's task: give llm.host.units", "uclamp");
     } else {
       if (st.batching.kind == tlm_config::batching_kind::continuous)
         b.fail("continuous batching is for llm streams; use static or dynamic", "kind");
-      if (s.has("uclamp")) st.uclamp = resolve_uclamp(s.at("uclamp"));
       const std::string stream_prec = s.str("precision");
       for (const auto& stage : s.at("stages").items()) {
         tlm_config::stage_config sg;

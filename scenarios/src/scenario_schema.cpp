@@ -148,7 +148,8 @@ schema_ptr workload_schema() {
                        req("bytes", quantity(dims::bytes(), "bytes per request"))});
   auto uclamp = object(
       "Linux uclamp: clamps the utilisation its tasks present to placement and to schedutil (policy.scheduler: eas); "
-      "a runqueue takes the largest clamps of its runnable tasks",
+      "a runqueue takes the largest clamps of its runnable tasks (an llm stream's: its host work's task, "
+      "llm.host.units)",
       {opt("min", integer("utilisation floor, 0..1024 (1024: the biggest CPU at its top frequency)", "0", 0, 1024)),
        opt("max", integer("utilisation ceiling, 0..1024", "1024", 0, 1024))});
   auto stage = object(
@@ -412,7 +413,8 @@ schema_ptr policy_schema() {
                   enumeration({"auto", "busy_share", "eas"},
                               "what schedutil reads on CPU clusters: busy_share, the domain's busy time; eas, the PELT "
                               "utilisation of tasks (every stage on CPU clusters runs as a task, placed by energy-aware "
-                              "scheduling when parallel: energy_aware); auto: eas when a stage is energy_aware or a uclamp is given",
+                              "scheduling when parallel: energy_aware; an llm stream's host work given llm.host.units too); auto: eas "
+                              "when a stage is energy_aware, an llm.host.units or a uclamp is given",
                               "auto"))}),
       {{"fan_zone", "policy.fan_zone is now a zone of policy.thermal_zones that cools the fans: write "
                     "'thermal_zones: { fans: { control_temp: \"70 degC\", polling_period: \"1 s\", cooling: [fans] } }' "
