@@ -116,11 +116,12 @@ TEST_CASE("phone LLM: the host work is a task placed by EAS; on a smaller CPU it
   CHECK(residency == doctest::Approx(tasks[0].run_s).epsilon(1e-9));
 
   // A decode iteration of one sequence: 200 + 800 + 5 x 1 us = 1005 us of the X1 at 2802
-  // MHz. On the A55 (capacity floor(250 x 1803000 x 1024 / (1024 x 2802000)) = 160) at its
-  // top 1803 MHz: 1005 x 1024 / 160 x 2802 / 1803 = 9995.6 us, plus at most the A55's
-  // 70 us entry and 160 us exit of CPU sleep when the run finds it there (gs101). Prefill
-  // iterations take longer.
-  const double decode_s = 1005e-6 * 1024.0 / 160.0 * 2802.0 / 1803.0;
+  // MHz. The A55's capacity, floor(250 x 1803000 x 1024 / (1024 x 2802000)) = 160, is its
+  // speed at its own top clock against that: at 1803 MHz (f_max / f = 1) the iteration's
+  // host work takes 1005 x 1024 / 160 = 6432 us, plus at most the A55's 70 us entry and
+  // 160 us exit of CPU sleep when the run finds it there (gs101). Prefill iterations take
+  // longer.
+  const double decode_s = 1005e-6 * 1024.0 / 160.0;
   double shortest = 1e9;
   for (const auto& x : little.task_runs()) {
     CHECK(x.cpu == "cpu_little");
@@ -128,7 +129,7 @@ TEST_CASE("phone LLM: the host work is a task placed by EAS; on a smaller CPU it
   }
   CHECK(shortest >= decode_s * (1 - 1e-9));
   CHECK(shortest <= decode_s + 70e-6 + 160e-6 + 1e-9);
-  // Answers still complete in both; the host time per token shows in the time per token.
-  CHECK(metric(eas, "completed") >= 1);
-  CHECK(metric(little, "completed") >= 1);
+  // Tokens flow in both.
+  CHECK(metric(eas, "throughput") > 0);
+  CHECK(metric(little, "throughput") > 0);
 }

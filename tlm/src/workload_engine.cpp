@@ -469,8 +469,10 @@ void workload_engine::serve_llm(stream_state& s, llm_instance& inst) {
     // a CPU of capacity c at clock f they take host_s x 1024 / c x f_max / f.
     const std::ptrdiff_t task = host_s > 0 ? s.host_task : -1;
     double task_s = host_s, ref_hz = 0;
+    std::size_t host_slot = 0;  // the CPU a task ran on (its host seconds' unit)
     if (task >= 0) {
       const std::size_t cpu = scheduler_->wake(static_cast<std::size_t>(task), detail::now_s());
+      host_slot = cpu;
       const sched_cpu& c = scheduler_->config().cpus[cpu];
       host = units_.at(c.unit);
       task_s = host_s * capacity_scale / c.capacity;
@@ -485,6 +487,7 @@ void workload_engine::serve_llm(stream_state& s, llm_instance& inst) {
       reported = true;
     };
     if (hold) wait(hj.done.done), host_done();
+    inst.sched->ranks_started(detail::now_s());
     // Decode-only iterations have fixed shapes: captured once, launched as one graph.
     const double graph_launch = h.cuda_graphs && db.prefill_tokens == 0 ? h.graph_launch_s : -1;
     job_completion done;
@@ -500,7 +503,7 @@ void workload_engine::serve_llm(stream_state& s, llm_instance& inst) {
     host_done();
     pipelined = true;
     ++iterations_;
-    for (llm_sequence& q : inst.sched->complete(detail::now_s(), !hj.queued ? 0.0 : task >= 0 ? hj.busy_s : host_s)) {
+    for (llm_sequence& q : inst.sched->complete(detail::now_s(), !hj.queued ? 0.0 : task >= 0 ? hj.busy_s : host_s, host_slot)) {
       auto it = inst.requests.find(q.id);
       std::unique_ptr<request> r = std::move(it->second);
       inst.requests.erase(it);
@@ -512,7 +515,12 @@ void workload_engine::serve_llm(stream_state& s, llm_instance& inst) {
       rec.tokens_out = q.generated;
       rec.unit = inst.label;
       for (compute_unit* u : inst.ranks) rec.busy_s.emplace_back(u->basename(), q.attributed_s);
-      if (q.attributed_host_s > 0) rec.busy_s.emplace_back(host->basename(), q.attributed_host_s);
+      // Host seconds on the unit that ran them (a task may have moved between iterations).
+      for (std::size_t k = 0; k < q.attributed_host_by_slot.size(); ++k) {
+        if (!(q.attributed_host_by_slot[k] > 0)) continue;
+        const std::string unit = s.host_task >= 0 ? scheduler_->config().cpus[k].unit : h.unit;
+        rec.busy_s.emplace_back(unit, q.attributed_host_by_slot[k]);
+      }
       finish(s, *r, std::move(rec));
     }
   }
