@@ -168,6 +168,7 @@ void resolve_components(const view& platform, scenario& sc) {
       for (std::size_t d = 0; d < sc.domains.size(); ++d)
         if (sc.domains[d].name == domain) ref.domain = d;
       if (ref.domain == component_ref::none) unknown_domain.push_back(&c);
+      else if (kind->devfreq) sc.domains[ref.domain].devfreq = true;
     }
     if (kind->role == tlm_config::component_role::target && !sc.platform.memories[ref.index].domain.empty())
       if (!place_in_memory_domain(c, sc.platform.memories[ref.index], sc.power[ref.power], sc, ref))

@@ -194,6 +194,7 @@ void resolve_policy(const view& p, scenario& sc, const std::vector<std::string>&
   auto& pol = sc.policy;
   pol.default_governor.name = p.str("governor");
   pol.memory_governor.name = p.str("memory_governor");
+  pol.devfreq_governor.name = p.str("devfreq_governor");
   const std::set<std::string> domains = domain_names(sc);
   resolve_governors(p, sc);
   pol.thermal = resolve_zone("thermal", p.at("thermal"), sc, domains, sensor_nodes);

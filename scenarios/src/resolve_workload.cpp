@@ -125,7 +125,23 @@ tlm_config::token_range resolve_tokens(const view& s, const std::string& key, in
 void resolve_host(const view& s, const scenario& sc, bool serving, tlm_config::host_work_config& h) {
   if (!s.has("host")) return;
   const view v = s.at("host");
-  if (v.has("unit")) {
+  if (v.has("units")) {
+    // A task over CPU clusters (serving only: the schema has no units for a stage's host).
+    if (v.has("unit")) v.fail("give unit (fixed seconds on one unit) or units (a task placed by EAS), not both", "units");
+    const auto items = v.at("units").items();
+    if (items.empty()) v.fail("units lists no CPU cluster", "units");
+    for (const auto& it : items) {
+      const std::string n = it.scalar();
+      const tlm_config::compute_unit_config* found = nullptr;
+      for (const auto& u : sc.platform.units)
+        if (u.name == n) found = &u;
+      if (!found) it.fail("'" + n + "' is not a compute unit of the platform");
+      else if (found->kind != "cpu_cluster") it.fail("'" + n + "' is a " + found->kind + ": host work placed by EAS runs on cpu_cluster units");
+      else if (std::find(h.units.begin(), h.units.end(), n) != h.units.end()) it.fail("'" + n + "' is listed twice");
+      else h.units.push_back(n);
+    }
+    if (!h.units.empty()) h.unit = h.units.front();
+  } else if (v.has("unit")) {
     h.unit = v.str("unit");
     bool found = false;
     for (const auto& u : sc.platform.units) found |= u.name == h.unit;
@@ -295,13 +311,16 @@ void resolve_workload(const view& w, const view& platform, scenario& sc) {
       s.fail("a stream needs stages, or llm (one of them)", "stages");
       continue;
     }
+    if (s.has("uclamp")) st.uclamp = resolve_uclamp(s.at("uclamp"));
     if (s.has("llm")) {
       resolve_llm(s.at("llm"), s, sc, st);
       resolve_host(s.at("llm"), sc, true, st.llm.host);
+      // An llm stream's only task is its host work's.
+      if (s.has("uclamp") && st.llm.host.units.empty())
+        s.fail("uclamp on an llm stream clamps its host work's task: give llm.host.units", "uclamp");
     } else {
       if (st.batching.kind == tlm_config::batching_kind::continuous)
         b.fail("continuous batching is for llm streams; use static or dynamic", "kind");
-      if (s.has("uclamp")) st.uclamp = resolve_uclamp(s.at("uclamp"));
       const std::string stream_prec = s.str("precision");
       for (const auto& stage : s.at("stages").items()) {
         tlm_config::stage_config sg;
@@ -347,9 +366,10 @@ void resolve_workload(const view& w, const view& platform, scenario& sc) {
 void resolve_scheduler(const view& policy, const view& workload, scenario& sc) {
   const std::string mode = policy.str("scheduler");
   // energy_aware placement and uclamp act on tasks: either one asks for the scheduler.
-  bool energy_aware = false, clamped = false;
+  bool energy_aware = false, clamped = false, host_tasks = false;
   for (const auto& st : sc.workload.streams) {
     clamped |= st.uclamp.min != 0 || st.uclamp.max != tlm_config::capacity_scale;
+    host_tasks |= st.is_llm && !st.llm.host.units.empty();
     for (const auto& sg : st.stages) {
       energy_aware |= sg.parallel == tlm_config::parallel_kind::energy_aware;
       clamped |= sg.has_uclamp;
@@ -360,7 +380,10 @@ void resolve_scheduler(const view& policy, const view& workload, scenario& sc) {
                 "scheduler");
   if (mode == "busy_share" && clamped)
     policy.fail("uclamp clamps the utilisation of tasks: it needs scheduler: eas (or auto)", "scheduler");
-  if (mode == "busy_share" || (mode == "auto" && !energy_aware && !clamped)) return;
+  if (mode == "busy_share" && host_tasks)
+    policy.fail("llm.host.units runs the host work as a task placed by its utilisation: it needs scheduler: eas (or "
+                "auto)", "scheduler");
+  if (mode == "busy_share" || (mode == "auto" && !energy_aware && !clamped && !host_tasks)) return;
   tlm_config::sched_config& cfg = sc.workload.scheduler;
   cfg.enabled = true;
   // Every CPU cluster is a runqueue; the DVFS domains they are in are the performance domains.

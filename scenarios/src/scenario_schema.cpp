@@ -91,6 +91,11 @@ schema_ptr host_work_schema(bool serving) {
                                     "synchronous")),
       opt("cores", integer("cores of the host unit it keeps busy (its share of the unit's power)", "1", 1))};
   if (serving) {
+    f.push_back(opt("units", list_of(str("cpu_cluster"),
+                                     "CPU clusters it runs on as a task placed by energy-aware scheduling at each "
+                                     "iteration (instead of unit; turns the scheduler on): its times are then those "
+                                     "of the biggest CPU at its top clock, taking x 1024 / capacity x f_max / f on the "
+                                     "CPU and clock it lands on")));
     f.push_back(opt("per_iteration", time("fixed host time per iteration (scheduling, input preparation, sampling)")));
     f.push_back(opt("per_sequence", time("host time per sequence in the iteration")));
     f.push_back(opt("per_token", time("host time per token the iteration processes (prompt and decode)")));
@@ -143,7 +148,8 @@ schema_ptr workload_schema() {
                        req("bytes", quantity(dims::bytes(), "bytes per request"))});
   auto uclamp = object(
       "Linux uclamp: clamps the utilisation its tasks present to placement and to schedutil (policy.scheduler: eas); "
-      "a runqueue takes the largest clamps of its runnable tasks",
+      "a runqueue takes the largest clamps of its runnable tasks (an llm stream's: its host work's task, "
+      "llm.host.units)",
       {opt("min", integer("utilisation floor, 0..1024 (1024: the biggest CPU at its top frequency)", "0", 0, 1024)),
        opt("max", integer("utilisation ceiling, 0..1024", "1024", 0, 1024))});
   auto stage = object(
@@ -390,6 +396,9 @@ schema_ptr policy_schema() {
               opt("memory_governor", enumeration(govs, "governor of every memory DVFS domain (a domain clocking "
                                                        "memories) without its own in governors: simple_ondemand is "
                                                        "Linux devfreq's", "performance")),
+              opt("devfreq_governor", enumeration(govs, "governor of every devfreq device domain (a domain clocking a "
+                                                        "mobile_gpu) without its own in governors: simple_ondemand, as "
+                                                        "Mali's kbase devfreq", "simple_ondemand")),
               opt("governors", map_of(one_of({gov_name, gov_obj}, "governor name, or {governor, tunables}"),
                                       "per-domain cpufreq governor overrides (a key with * ? or [...] sets every "
                                       "domain it matches, a domain's own entry winning)")),
@@ -404,7 +413,8 @@ schema_ptr policy_schema() {
                   enumeration({"auto", "busy_share", "eas"},
                               "what schedutil reads on CPU clusters: busy_share, the domain's busy time; eas, the PELT "
                               "utilisation of tasks (every stage on CPU clusters runs as a task, placed by energy-aware "
-                              "scheduling when parallel: energy_aware); auto: eas when a stage is energy_aware or a uclamp is given",
+                              "scheduling when parallel: energy_aware; an llm stream's host work given llm.host.units too); auto: eas "
+                              "when a stage is energy_aware, an llm.host.units or a uclamp is given",
                               "auto"))}),
       {{"fan_zone", "policy.fan_zone is now a zone of policy.thermal_zones that cools the fans: write "
                     "'thermal_zones: { fans: { control_temp: \"70 degC\", polling_period: \"1 s\", cooling: [fans] } }' "

@@ -67,3 +67,37 @@ TEST_CASE("simple_ondemand: tunables (exynos-bus' 40 / 5) and the policy limits"
 TEST_CASE("simple_ondemand: an upthreshold below the downdifferential is refused (-EINVAL)") {
   CHECK_THROWS_AS(make({{"upthreshold", 4}, {"downdifferential", 5}}), std::invalid_argument);
 }
+
+// The mobile GPU's default (presets/phone-flagship.yaml: Mali-G78 MP20 on gs101's shader
+// clocks 202 .. 848 MHz, gs101-gpu.dtsi gpu_dvfs_table_v2) with the governor's defaults:
+// upthreshold 90, downdifferential 5, polling 50 ms; 1 ms periods, so total = 50000 us.
+TEST_CASE("simple_ondemand on the gs101 GPU table: defaults 90 / 5 / 50 ms, decisions by hand") {
+  auto g = governor_registry::instance().create("simple_ondemand", {});
+  g->start(table_mhz({{202, 0.55}, {251, 0.5625}, {302, 0.575}, {351, 0.5875}, {400, 0.6}, {471, 0.625},
+                      {510, 0.64375}, {572, 0.6625}, {701, 0.725}, {762, 0.7625}, {848, 0.8}}),
+           0.0);
+  loop l{*g};
+  l.cur_hz = 848 * MHz;
+  // Inside the first window the device stays where it started.
+  CHECK(l.run(49, 0.2) == 848 * MHz);
+  // busy 0.2 x 50000 = 10000 us: 1000000 <= 50000 x 85; b = 10000 x 848e6 / 50000 = 169.6e6;
+  // x 100 / 88 = 192727272 Hz -> the lowest OPP at or above: 202 MHz.
+  CHECK(l.step(0.2) == 202 * MHz);
+  // busy 47500 us (95 %): 4750000 > 50000 x 90 = 4500000 -> the maximum, 848 MHz.
+  CHECK(l.run(50, 0.95) == 848 * MHz);
+  // busy 43500 us (87 %): 4350000 <= 4500000 but > 50000 x 85 = 4250000 -> keep 848 MHz.
+  CHECK(l.run(50, 0.87) == 848 * MHz);
+  // busy 20000 us (40 %) at 848 MHz: b = 20000 x 848e6 / 50000 = 339.2e6; x 100 / 88 =
+  // 385454545 Hz -> 400 MHz.
+  CHECK(l.run(50, 0.40) == 400 * MHz);
+  // busy 30000 us (60 %) at 400 MHz: 240e6 x 100 / 88 = 272727272 Hz -> 302 MHz.
+  CHECK(l.run(50, 0.60) == 302 * MHz);
+  // busy 44000 us (88 %) at 302 MHz: above 85 %, not above 90 %: kept at 302 MHz (the
+  // proportional rule would give 44000 x 302e6 / 50000 x 100 / 88 = 302 MHz too: the band
+  // keeps the clock where the load nearly fills it).
+  CHECK(l.run(50, 0.88) == 302 * MHz);
+  // busy 45500 us (91 %) at 302 MHz: 4550000 > 4500000 -> straight to 848 MHz.
+  CHECK(l.run(50, 0.91) == 848 * MHz);
+  // busy 35000 us (70 %) at 848 MHz: 593.6e6 x 100 / 88 = 674545454 Hz -> 701 MHz.
+  CHECK(l.run(50, 0.70) == 701 * MHz);
+}

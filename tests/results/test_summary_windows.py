@@ -103,8 +103,10 @@ try:
     assert w["energy_J"] < s["energy_J"]
 
     # 5. An LLM stream: TTFT, TPOT and energy per token from the jobs table by hand.
+    # Short answers, so that several finish in 20 s (the sampler on an A55 makes ~100 ms tokens).
     llm = R.run("llm.h5", os.path.join(scen, "phone-llm-chat.yaml"), "--set", "duration=20 s",
-                "--set", "workload.streams.chat.arrival.think_time=1 s")
+                "--set", "workload.streams.chat.arrival.think_time=1 s",
+                "--set", "workload.streams.chat.llm.output_tokens.max=64")
     L, _ = summary(llm)
     jl = jobs(llm)
     done = jl["state"] == "finished"

@@ -272,10 +272,28 @@ double compute_unit::execute(const op& o, job& j, std::size_t& collective_seq, d
                              bool keep_output) {
   const double t_start = t;
   if (o.host_s > 0) {
-    // Host software: busy for its time on its share of the unit's cores.
-    t += o.host_s;
-    ledger_.add_interval(t_start, t, activity_ledger::kind::compute, 0, o.host_share);
-    bound_s_[static_cast<std::size_t>(bound_by::compute)] += o.host_s;
+    // Host software: busy for its time on its share of the unit's cores; with a reference
+    // clock, its cycles at the clock in effect. It runs in slices of the global quantum,
+    // letting the kernel catch up between them, so that a clock the governors choose while
+    // it runs (schedutil raising it for a uclamp.min) applies to the rest.
+    if (o.host_ref_hz > 0) {
+      const double quantum = tlm::tlm_global_quantum::instance().get().to_seconds();
+      const double slice = quantum > 0 ? quantum : 1e-4;
+      double cycles = o.host_s * o.host_ref_hz;
+      while (cycles > 1e-6) {
+        const double f = clock_.hz_at(t), sw = clock_.last_switch_s();
+        double dt = std::min(cycles / f, slice);
+        if (clock_.pending() && sw > t && sw < t + dt) dt = sw - t;  // on to the switch at f
+        cycles -= dt * f;
+        ledger_.add_interval(t, t + dt, activity_ledger::kind::compute, 0, o.host_share);
+        t += dt;
+        advance_to(t);
+      }
+    } else {
+      t += o.host_s;
+      ledger_.add_interval(t_start, t, activity_ledger::kind::compute, 0, o.host_share);
+    }
+    bound_s_[static_cast<std::size_t>(bound_by::compute)] += t - t_start;
     ++ops_executed_;
     if (on_op) on_op({&o, t_start, t, bound_by::compute});
     return t;

@@ -30,16 +30,19 @@ struct host_job {
   op_graph graph;
   job_completion done;
   bool queued = false;
+  double start_s = -1, busy_s = 0;  ///< when it started, the unit's busy time for it
   /// Queues `seconds` of h's work on `host` (nothing when either is missing); returns
   /// whether the accelerators must wait for it before they start: synchronous work, or
-  /// asynchronous work with nothing running to overlap (`can_overlap` false).
+  /// asynchronous work with nothing running to overlap (`can_overlap` false). With
+  /// `ref_hz` > 0 the seconds are at that clock and scale with the host's (a task).
   bool start(compute_unit* host, const host_work_config& h, double seconds, const std::string& name,
-             bool can_overlap = true) {
+             bool can_overlap = true, double ref_hz = 0) {
     if (!host || !(seconds > 0)) return false;
     graph.name = name;
     const double share = std::min(1.0, static_cast<double>(h.cores) / std::max(1, host->config().cores));
     graph.ops.assign(1, host_work_op(name, seconds, share));
-    host->submit({&graph, &done, nullptr, nullptr, nullptr});
+    graph.ops.front().host_ref_hz = ref_hz;
+    host->submit({&graph, &done, &start_s, &busy_s, nullptr});
     queued = true;
     return h.scheduling == host_scheduling::synchronous || !can_overlap;
   }
@@ -72,6 +75,7 @@ struct workload_engine::stream_state {
   sc_core::sc_event pending_ev;
   std::vector<std::map<int, op_graph>> graphs;  ///< per stage, by batch size
   std::vector<std::ptrdiff_t> stage_task;       ///< per stage: its scheduler task, or -1
+  std::ptrdiff_t host_task = -1;                ///< the LLM host work's scheduler task, or -1
   // LLM
   std::vector<std::unique_ptr<llm_instance>> instances;
   decoder_options llm_opts;
@@ -90,7 +94,8 @@ workload_engine::workload_engine(sc_core::sc_module_name name, const workload_co
     st->stage_task.assign(s.stages.size(), -1);
     for (const auto& t : tasks)
       if (t.stream == streams_.size())
-        st->stage_task[t.stage] = static_cast<std::ptrdiff_t>(scheduler_->add_task(t.name, t.cpus, t.clamp));
+        (t.llm_host ? st->host_task : st->stage_task[t.stage]) =
+            static_cast<std::ptrdiff_t>(scheduler_->add_task(t.name, t.cpus, t.clamp));
     stream_state* raw = st.get();
     streams_.push_back(std::move(st));
     if (s.is_llm) {
@@ -460,18 +465,45 @@ void workload_engine::serve_llm(stream_state& s, llm_instance& inst) {
     compute_unit* host = h.enabled() ? units_.at(h.unit) : nullptr;
     const double host_s =
         host_iteration_seconds(h, static_cast<double>(inst.sched->iteration_sequences()), db.new_tokens());
-    if (hj.start(host, h, host_s, s.cfg->name + "_host", pipelined)) wait(hj.done.done);
+    // As a task: placed at wake-up; its seconds are the biggest CPU's at its top clock, so on
+    // a CPU of capacity c at clock f they take host_s x 1024 / c x f_max / f.
+    const std::ptrdiff_t task = host_s > 0 ? s.host_task : -1;
+    double task_s = host_s, ref_hz = 0;
+    std::size_t host_slot = 0;  // the CPU a task ran on (its host seconds' unit)
+    if (task >= 0) {
+      const std::size_t cpu = scheduler_->wake(static_cast<std::size_t>(task), detail::now_s());
+      host_slot = cpu;
+      const sched_cpu& c = scheduler_->config().cpus[cpu];
+      host = units_.at(c.unit);
+      task_s = host_s * capacity_scale / c.capacity;
+      ref_hz = scheduler_->config().domains[c.domain].freq_hz.back();
+    }
+    const bool hold = hj.start(host, h, task_s, s.cfg->name + "_host", pipelined, ref_hz);
+    if (task >= 0) scheduler_->job_queued(static_cast<std::size_t>(task), &hj.start_s);
+    bool reported = task < 0;
+    auto host_done = [&] {  // the task's job ended now: its run and PELT
+      if (reported || hj.done.remaining > 0) return;
+      scheduler_->job_done(static_cast<std::size_t>(task), hj.start_s, detail::now_s());
+      reported = true;
+    };
+    if (hold) wait(hj.done.done), host_done();
+    inst.sched->ranks_started(detail::now_s());
     // Decode-only iterations have fixed shapes: captured once, launched as one graph.
     const double graph_launch = h.cuda_graphs && db.prefill_tokens == 0 ? h.graph_launch_s : -1;
     job_completion done;
     done.remaining = tp;
     auto group = tp > 1 ? std::make_shared<rank_group>(tp) : nullptr;
     for (compute_unit* u : inst.ranks) u->submit({&g, &done, nullptr, nullptr, group, graph_launch});
-    wait(done.done);
+    // Overlapping host work that is a task ends while the ranks run: noted when it does.
+    while (done.remaining > 0) {
+      if (!reported) wait(done.done | hj.done.done), host_done();
+      else wait(done.done);
+    }
     if (hj.queued && hj.done.remaining > 0) wait(hj.done.done);
+    host_done();
     pipelined = true;
     ++iterations_;
-    for (llm_sequence& q : inst.sched->complete(detail::now_s(), hj.queued ? host_s : 0.0)) {
+    for (llm_sequence& q : inst.sched->complete(detail::now_s(), !hj.queued ? 0.0 : task >= 0 ? hj.busy_s : host_s, host_slot)) {
       auto it = inst.requests.find(q.id);
       std::unique_ptr<request> r = std::move(it->second);
       inst.requests.erase(it);
@@ -483,7 +515,12 @@ void workload_engine::serve_llm(stream_state& s, llm_instance& inst) {
       rec.tokens_out = q.generated;
       rec.unit = inst.label;
       for (compute_unit* u : inst.ranks) rec.busy_s.emplace_back(u->basename(), q.attributed_s);
-      if (q.attributed_host_s > 0) rec.busy_s.emplace_back(host->basename(), q.attributed_host_s);
+      // Host seconds on the unit that ran them (a task may have moved between iterations).
+      for (std::size_t k = 0; k < q.attributed_host_by_slot.size(); ++k) {
+        if (!(q.attributed_host_by_slot[k] > 0)) continue;
+        const std::string unit = s.host_task >= 0 ? scheduler_->config().cpus[k].unit : h.unit;
+        rec.busy_s.emplace_back(unit, q.attributed_host_by_slot[k]);
+      }
       finish(s, *r, std::move(rec));
     }
   }

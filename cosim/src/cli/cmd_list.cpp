@@ -57,7 +57,8 @@ void list_governor_infos(const std::vector<power::governor_info>& infos) {
 }
 
 void list_governors() {
-  std::cout << "cpufreq and devfreq governors (policy.governor, policy.memory_governor, policy.governors.<domain>):\n";
+  std::cout << "cpufreq and devfreq governors (policy.governor, policy.memory_governor, policy.devfreq_governor, "
+               "policy.governors.<domain>):\n";
   list_governor_infos(power::governor_registry::instance().list());
   std::cout << "thermal governors (policy.thermal and policy.thermal_zones.<name>: governor, tunables):\n  none\n";
   list_governor_infos(power::thermal_governor_registry::instance().list());

@@ -25,6 +25,9 @@ struct component_kind {
   /// the platform list of its role (units, interconnects, memories) and one to sc.power.
   /// `domains` is platform.domains, for the keys a unit takes from its DVFS domain.
   std::function<void(const std::string& name, const view& c, const view& domains, scenario& sc)> resolve;
+  /// Its DVFS domain is a devfreq device's (a mobile GPU): the domain's governor defaults to
+  /// policy.devfreq_governor.
+  bool devfreq = false;
 };
 
 /// Every kind, in registration order (registry.cpp).
@@ -40,5 +43,28 @@ std::map<tlm_config::precision, double> per_precision(const view& m);
 power::leakage_params resolve_leakage(const view& v);
 /// A memory-model power row (DRAM, link, device) for component `name`.
 void add_memory_power(scenario& sc, const std::string& name, double background_W, double read_J, double write_J);
+
+// What the compute kinds (compute_units.cpp, mobile_gpu.cpp) share: one sc_module
+// (tlm_models::compute_unit) and one power model (C V^2 f a, leakage, idle states).
+/// Defaults that differ between compute kinds.
+struct compute_defaults {
+  const char* launch_overhead;
+  const char* tile;
+  const char* efficiency;
+  const char* vector_efficiency;
+};
+/// The keys every compute kind has, around its `own` (after domain, connect, fabric, io).
+std::vector<field> compute_fields(const compute_defaults& d, std::vector<field> own);
+/// Where the kinds of compute unit differ in their keys.
+struct compute_keys {
+  const char* cores;     // cores, engines, SMs or shader cores
+  const char* table;     // the tensor/MAC peak per core
+  const char* vector;    // the vector peak per core ("": none)
+  const char* onchip;    // on-chip memory keeping activations ("": none)
+  bool direct_memory;    // may connect straight to its memory
+};
+/// Adds compute unit `name` of kind `kind` and its compute power row.
+void resolve_compute(const std::string& name, const std::string& kind, const compute_keys& keys, const view& c,
+                     const view& domains, scenario& sc);
 
 }  // namespace ptsim::scenarios::detail

@@ -14,14 +14,6 @@
 namespace ptsim::scenarios::detail {
 namespace {
 
-/// Defaults that differ between compute kinds.
-struct compute_defaults {
-  const char* launch_overhead;
-  const char* tile;
-  const char* efficiency;
-  const char* vector_efficiency;
-};
-
 schema_ptr profile_schema() {
   return object(
       "measured operator times that replace the roofline for the operators they hold (README, \"Operators and their "
@@ -37,6 +29,8 @@ schema_ptr profile_schema() {
                   "their own (default: the roofline's arithmetic time at the table's clock over the table time)",
                   std::nullopt, 0.0, 1.0))});
 }
+
+}  // namespace
 
 std::vector<field> compute_fields(const compute_defaults& d, std::vector<field> own) {
   std::vector<field> f = {
@@ -90,6 +84,8 @@ std::vector<field> compute_fields(const compute_defaults& d, std::vector<field> 
   f.insert(f.end(), rest.begin(), rest.end());
   return f;
 }
+
+namespace {
 
 schema_ptr cpu_cluster_schema() {
   return object("CPU cluster: cores sharing one DVFS domain (per-core DVFS: one single-core cluster per domain)",
@@ -184,14 +180,7 @@ std::shared_ptr<const tlm_config::op_profile> resolve_profile(const view& p, con
   }
 }
 
-// Where the kinds of compute unit differ in their keys.
-struct compute_keys {
-  const char* cores;     // cores, engines or SMs
-  const char* table;     // the tensor/MAC peak per core
-  const char* vector;    // the vector peak per core ("": none)
-  const char* onchip;    // on-chip memory keeping activations ("": none)
-  bool direct_memory;    // may connect straight to its memory
-};
+}  // namespace
 
 void resolve_compute(const std::string& name, const std::string& kind, const compute_keys& keys, const view& c,
                      const view& domains, scenario& sc) {
@@ -251,8 +240,6 @@ void resolve_compute(const std::string& name, const std::string& kind, const com
   cp.compute.leakage = resolve_leakage(c.at("leakage"));
   sc.power.push_back(cp);
 }
-
-}  // namespace
 
 std::vector<component_kind> compute_unit_kinds() {
   auto kind = [](const char* name, schema_ptr (*schema)(), compute_keys keys) {

@@ -13,6 +13,7 @@ namespace ptsim::scenarios::detail {
   X(dram_kinds)             /* lpddr, lpddr5x, ddr5, hbm */ \
   X(device_kinds)           /* nvme, nic */ \
   X(video_encoder_kind)     /* video_encoder */ \
+  X(mobile_gpu_kind)        /* mobile_gpu */ \
   /* a new kind: one line X(<kind>_kind) \ above this one */
 
 #define PTSIM_DECLARE_KINDS(descriptors) std::vector<component_kind> descriptors();

@@ -291,6 +291,19 @@ std::vector<sched_task_spec> sched_tasks(const workload_config& w) {
       t.clamp = sg.has_uclamp ? sg.uclamp : st.uclamp;
       out.push_back(std::move(t));
     }
+    // An LLM stream's host work given `units`: one task for the serving engine's process.
+    if (st.is_llm && !st.llm.host.units.empty()) {
+      sched_task_spec t;
+      for (const auto& n : st.llm.host.units)
+        for (std::size_t c = 0; c < w.scheduler.cpus.size(); ++c)
+          if (w.scheduler.cpus[c].unit == n) t.cpus.push_back(c);
+      if (t.cpus.size() != st.llm.host.units.size()) continue;  // refused when resolved
+      t.name = st.name + "/host";
+      t.stream = si;
+      t.llm_host = true;
+      t.clamp = st.uclamp;
+      out.push_back(std::move(t));
+    }
   }
   return out;
 }

@@ -83,7 +83,7 @@ bool llm_scheduler::next(double now_s, decoder_batch& out) {
   return !work_.empty();
 }
 
-std::vector<llm_sequence> llm_scheduler::complete(double end_s, double host_s) {
+std::vector<llm_sequence> llm_scheduler::complete(double end_s, double host_s, std::size_t host_slot) {
   const double span = end_s - iteration_start_;
   double tokens = 0;
   for (const auto& w : work_) tokens += w.prefill_chunk > 0 ? w.prefill_chunk : 1;
@@ -91,7 +91,12 @@ std::vector<llm_sequence> llm_scheduler::complete(double end_s, double host_s) {
     llm_sequence& s = running_[w.slot];
     const double mine = w.prefill_chunk > 0 ? w.prefill_chunk : 1;
     s.attributed_s += tokens > 0 ? span * mine / tokens : 0;
-    s.attributed_host_s += tokens > 0 ? host_s * mine / tokens : 0;
+    const double host_share = tokens > 0 ? host_s * mine / tokens : 0;
+    s.attributed_host_s += host_share;
+    if (host_share > 0) {
+      if (s.attributed_host_by_slot.size() <= host_slot) s.attributed_host_by_slot.resize(host_slot + 1, 0.0);
+      s.attributed_host_by_slot[host_slot] += host_share;
+    }
     if (w.prefill_chunk > 0) {
       s.prefilled += w.prefill_chunk;
       if (s.prefilled == s.prompt) {  // the prefill's last logits give the first token

@@ -22,6 +22,9 @@ struct dvfs_domain_config {
   /// clock. Its governor defaults to policy.memory_governor, and the main thermal zone and
   /// the power cap leave it alone unless they name it.
   bool memory = false;
+  /// A devfreq device's clock (a mobile GPU: Mali's kbase devfreq): its governor defaults
+  /// to policy.devfreq_governor (simple_ondemand), not to the CPUs' cpufreq governor.
+  bool devfreq = false;
   /// The board power limits the device accepts (nvidia-smi's min/max power limit); none:
   /// any positive limit.
   std::optional<double> min_power_limit_W, max_power_limit_W;
@@ -69,6 +72,9 @@ struct policy_config {
   /// Of every memory domain without its own (default performance: the clock stays at its
   /// top, as a memory without DVFS).
   governor_choice memory_governor{"performance", {}};
+  /// Of every devfreq device domain (a mobile GPU's) without its own: devfreq's
+  /// simple_ondemand, as Mali's kbase devfreq registers it by default.
+  governor_choice devfreq_governor{"simple_ondemand", {}};
   std::map<std::string, governor_choice> per_domain;
   thermal_zone_spec thermal;                ///< the main zone (policy.thermal)
   std::vector<thermal_zone_spec> zones;     ///< policy.thermal_zones, in the file's order
@@ -77,12 +83,15 @@ struct policy_config {
   /// policy.limits by domain name, wildcards expanded; a domain without an entry has none.
   std::map<std::string, domain_limits> limits;
   /// The governor of a domain: its own override, else the default (memory_governor for
-  /// a memory domain).
-  const governor_choice& governor_for(const std::string& domain, bool memory = false) const {
+  /// a memory domain, devfreq_governor for a devfreq device's).
+  const governor_choice& governor_for(const std::string& domain, bool memory = false, bool devfreq = false) const {
     auto it = per_domain.find(domain);
-    return it != per_domain.end() ? it->second : memory ? memory_governor : default_governor;
+    if (it != per_domain.end()) return it->second;
+    return memory ? memory_governor : devfreq ? devfreq_governor : default_governor;
   }
-  const governor_choice& governor_for(const dvfs_domain_config& d) const { return governor_for(d.name, d.memory); }
+  const governor_choice& governor_for(const dvfs_domain_config& d) const {
+    return governor_for(d.name, d.memory, d.devfreq);
+  }
   /// A domain's limits, or nullptr when the scenario sets none.
   const domain_limits* limits_for(const std::string& domain) const {
     auto it = limits.find(domain);

@@ -6,6 +6,7 @@
 // accelerators up (synchronous) or overlaps their previous iteration (asynchronous).
 // Plain C++.
 #include <string>
+#include <vector>
 
 #include "ptsim/tlm_config/op.hpp"
 
@@ -18,6 +19,10 @@ enum class host_scheduling {
 
 struct host_work_config {
   std::string unit;  ///< host CPU unit that runs it ("": no host work modelled)
+  /// CPU clusters it runs on as a scheduler task placed by energy-aware scheduling (unit is
+  /// the first); empty: fixed seconds on `unit`. As a task its seconds are those of the
+  /// biggest CPU (capacity 1024) at its top clock, and scale with the CPU it lands on.
+  std::vector<std::string> units;
   host_scheduling scheduling = host_scheduling::synchronous;
   double per_iteration_s = 0;  ///< fixed part per iteration (per training step)
   double per_sequence_s = 0;   ///< per sequence in the iteration

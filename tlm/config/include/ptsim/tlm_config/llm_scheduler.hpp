@@ -7,6 +7,7 @@
 // fits beside those already running: no sequence is ever evicted (TensorRT-LLM's
 // GUARANTEED_NO_EVICT policy). Static batching admits a new batch only when the previous
 // one has finished, and runs each batch's prompts in one iteration.
+#include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <vector>
@@ -25,6 +26,8 @@ struct llm_sequence {
   double first_token_s = -1;   ///< end of the iteration that completed its prefill
   double attributed_s = 0;     ///< its token share of the iterations it was in (s per rank)
   double attributed_host_s = 0;  ///< its token share of those iterations' host work (s)
+  /// The same by where the host work ran (complete's host_slot: a task's CPU), for energy.
+  std::vector<double> attributed_host_by_slot;
   void* user = nullptr;        ///< opaque handle of the issuer
 };
 
@@ -51,9 +54,12 @@ class llm_scheduler {
   /// Composes the next iteration started at `now_s`, admitting waiting sequences as the
   /// limits allow. Returns false when there is nothing to run.
   bool next(double now_s, decoder_batch& out);
-  /// Ends the iteration composed by next() at `end_s`, which took `host_s` of host work;
-  /// returns the sequences that finished.
-  std::vector<llm_sequence> complete(double end_s, double host_s = 0);
+  /// The accelerators start the iteration at `now_s`, after host work they waited for: the
+  /// busy time attributed to its sequences (attributed_s) runs from here, not from next().
+  void ranks_started(double now_s) { iteration_start_ = now_s; }
+  /// Ends the iteration composed by next() at `end_s`, which took `host_s` of host work
+  /// (run at `host_slot`: the CPU of a task, else 0); returns the sequences that finished.
+  std::vector<llm_sequence> complete(double end_s, double host_s = 0, std::size_t host_slot = 0);
   /// Sequences in the iteration composed by the last next() (decodes and prompt chunks).
   std::size_t iteration_sequences() const { return work_.size(); }
   /// Output tokens produced over all iterations so far.

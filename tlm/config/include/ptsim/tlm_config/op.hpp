@@ -58,6 +58,10 @@ struct op {
   // kernel launch; it occupies host_share of the unit (one core of a many-core socket).
   double host_s = 0;
   double host_share = 1;
+  /// > 0: host_s is the time at this clock, and the work takes host_s x host_ref_hz / f at
+  /// the unit's clock f (host work run as a scheduler task: its time follows the clock the
+  /// task finds where it is placed). 0: fixed seconds whatever the clock.
+  double host_ref_hz = 0;
   /// Shape of one kernel (not all repeats), for looking its time up in a measured profile
   /// (op_profile.hpp); 0: unknown. gemm, conv: [m x k] x [k x n]. attention: m query
   /// tokens, n keys attended summed over the queries, k = heads x head_dim. Others: m rows

@@ -219,6 +219,7 @@ struct workload_config {
 struct sched_task_spec {
   std::string name;
   std::size_t stream = 0, stage = 0;
+  bool llm_host = false;          ///< the stream's serving-engine host work (stage unused)
   std::vector<std::size_t> cpus;  ///< allowed runqueues, the stage's order (the first: where it forks)
   uclamp_range clamp;             ///< the stage's uclamp, else its stream's
 };
