@@ -71,16 +71,18 @@ TEST_CASE("a 150 W board limit on every GPU (wildcard) holds each GPU's 100 ms a
   CHECK(*std::max_element(f0.begin(), f0.end()) == doctest::Approx(1980e6));
   for (int i = 0; i < 8; ++i) {
     CAPTURE(i);
-    // The limiter regulates the 100 ms average to the limit: after the first window the mean
-    // board power is the limit (within 1 %), and every 100 ms window stays within 3 % of it
-    // (the ripple: the HBM's power swings by tens of watts from one 1 ms period to the next
-    // with the traffic of each tile, which the limiter sees only after the fact; README
-    // "Per-domain limits"). Unlimited, every GPU draws far more.
+    // The limiter regulates the 100 ms average to 1 % under the limit: after the first window
+    // the mean board power is 148.5 W (within 1 %) and under the limit, and every 100 ms
+    // window stays within 2 % above the limit (the ripple: the HBM's power swings by tens of
+    // watts from one 1 ms period to the next with the traffic of each tile, which the limiter
+    // sees only after the fact; README "Per-domain limits"). Unlimited, every GPU draws far more.
     const auto b = board_W(fl, i);
     double sum = 0;
     for (std::size_t t = 10; t < b.size(); ++t) sum += b[t];
-    CHECK(sum / static_cast<double>(b.size() - 10) == doctest::Approx(150.0).epsilon(0.01));
-    CHECK(max_window_mean(b, 10, 10) <= 150.0 * 1.03);
+    const double mean = sum / static_cast<double>(b.size() - 10);
+    CHECK(mean == doctest::Approx(150.0 * 0.99).epsilon(0.01));
+    CHECK(mean < 150.0);
+    CHECK(max_window_mean(b, 10, 10) <= 150.0 * 1.02);
     CHECK(max_window_mean(board_W(ff, i), 10, 10) > 150.0 * 3);
   }
   // The events say the board limit cut the clock, naming the limit.
