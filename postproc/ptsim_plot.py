@@ -1,4 +1,4 @@
-"""Plots of ptsim results: timeline, heatmap, pareto, compare (used by `ptsim-plot`).
+"""Plots of ptsim results: timeline, heatmap, pareto, compare, energy (used by `ptsim-plot`).
 
 Each function draws one figure, saves it to `out` (PNG, SVG or PDF by the extension) and
 returns the data it drew, so that a caller (or a test) can compare it with the file.
@@ -425,6 +425,43 @@ def compare(inputs, out, metrics=None, force=False):
     return drawn
 
 
+def energy(inputs, out, by="group", force=False):
+    """Stacked bars of energy by component group (energy_group_J[...]) or by component
+    (energy_J[...]), one bar per configuration (replicates: their mean); a bar's top is the
+    configuration's energy_J (groups: wall_energy_J, supply losses included)."""
+    _check_output(out)
+    configs = _configurations(inputs)
+    prefix = {"group": "energy_group_J[", "component": "energy_J["}[by]
+    parts = [c for c in configs.columns if c.startswith(prefix) and c.endswith("]") and not c.endswith("_ci95")]
+    if not parts:
+        raise PlotError(f"no run has {prefix}...] metrics (files older than schema 1.5?)")
+    labels = configs["label"].tolist()
+    values = np.nan_to_num(np.array([configs[c].to_numpy(float) for c in parts]))  # [part][config]
+    # Largest parts first, at the bottom of each bar.
+    order = np.argsort(-values.sum(axis=1), kind="stable")
+    fig, ax = plt.subplots(figsize=(max(6.5, 0.9 * len(labels) + 3), 4.8), constrained_layout=True)
+    colors = plt.get_cmap("tab20")(np.arange(len(parts)) % 20)
+    pos = np.arange(len(labels))
+    base = np.zeros(len(labels))
+    drawn = {"labels": labels, "parts": [], "values": {}}
+    for k in order:
+        name = parts[k][len(prefix):-1]
+        ax.bar(pos, values[k], bottom=base, color=colors[k], label=name)
+        base = base + values[k]
+        drawn["parts"].append(name)
+        drawn["values"][name] = values[k]
+    drawn["total"] = base
+    ax.set_xticks(pos)
+    ax.set_xticklabels(labels, rotation=20, ha="right", fontsize="small")
+    ax.set_ylabel("energy (J)")
+    ax.grid(True, axis="y", alpha=0.3)
+    ax.legend(fontsize="small", ncol=max(1, math.ceil(len(parts) / 12)), loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    note = " (mean over seeds)" if configs["n"].max() > 1 else ""
+    fig.suptitle(f"Energy by {by}, {len(labels)} configurations{note}")
+    _save(fig, out, force)
+    return drawn
+
+
 def main(argv=None):
     import argparse
     import sys
@@ -454,7 +491,12 @@ def main(argv=None):
     c.add_argument("inputs", nargs="+", help="result files or folders")
     c.add_argument("-o", "--output", required=True)
     c.add_argument("--metrics", help="comma-separated metric names (default: the main ones)")
-    for sp in (t, h, pa, c):
+    e = sub.add_parser("energy", help="stacked bars of energy by component group or component, one per configuration")
+    e.add_argument("inputs", nargs="+", help="result files or folders")
+    e.add_argument("-o", "--output", required=True)
+    e.add_argument("--by", default="group", choices=("group", "component"),
+                   help="energy_group_J[...] (default: cpu, gpu, memory, links, fans, supply_losses, ...) or energy_J[...]")
+    for sp in (t, h, pa, c, e):
         sp.add_argument("--force", action="store_true",
                         help="replace an existing output file (a regular file only)")
     a = p.parse_args(argv)
@@ -467,6 +509,8 @@ def main(argv=None):
             heatmap(a.run, a.output, a.at, force=a.force)
         elif a.command == "pareto":
             pareto(a.inputs, a.output, a.x, a.y, force=a.force)
+        elif a.command == "energy":
+            energy(a.inputs, a.output, a.by, force=a.force)
         else:
             compare(a.inputs, a.output, a.metrics.split(",") if a.metrics else None, force=a.force)
     except (PlotError, ValueError, OSError, KeyError, RuntimeError) as e:

@@ -131,6 +131,21 @@ try:
     listed = ptsim_plot.compare(sorted(paths.values()), os.path.join(R.dir, "compare2.png"))
     assert listed["labels"] == drawn["labels"]
 
+    # 4b. energy: stacked bars by group and by component; each bar's parts are the runs'
+    #     means, and by component they stack to energy_J, by group to wall_energy_J.
+    for by, prefix, total in (("group", "energy_group_J[", "wall_energy_J"), ("component", "energy_J[", "energy_J")):
+        out = os.path.join(R.dir, f"energy-{by}.png")
+        drawn = ptsim_plot.energy([sweep], out, by=by)
+        check_png(out)
+        for i, label in enumerate(drawn["labels"]):
+            gov = label.split("=")[-1].split("-")[0]
+            ids = [r for r in paths if r.startswith(gov + "-")]
+            for part in drawn["parts"]:
+                expect = np.mean([summary_of(paths[r])[f"{prefix}{part}]"] for r in ids])
+                assert math.isclose(drawn["values"][part][i], expect, rel_tol=1e-12, abs_tol=1e-300), (label, part)
+            expect_total = np.mean([summary_of(paths[r])[total] for r in ids])
+            assert math.isclose(drawn["total"][i], expect_total, rel_tol=1e-9), (by, label, drawn["total"][i], expect_total)
+
     # 5. The command line: the script itself for two plots (SVG, PDF by extension); its
     #    main() in this process for the rest (the same code, without paying for a new
     #    interpreter and matplotlib each time).
@@ -142,7 +157,8 @@ try:
         assert (b"<svg" in head) if args[3].endswith(".svg") else head.startswith(b"%PDF"), head[:100]
     os.chdir(R.dir)
     for args in (["pareto", sweep, "-o", "p.png", "--x", "min:avg_power_W", "--y", "throughput"],
-                 ["compare", sweep, "-o", "c.png", "--metrics", "energy_J,latency_p50_s"]):
+                 ["compare", sweep, "-o", "c.png", "--metrics", "energy_J,latency_p50_s"],
+                 ["energy", sweep, "-o", "e.png", "--by", "component"]):
         assert ptsim_plot.main(args) == 0, args
         check_png(os.path.join(R.dir, args[3]))
     for args, needle in [(["timeline", hot, "-o", "x.jpg"], "expected an output file ending in .png"),
