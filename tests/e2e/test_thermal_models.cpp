@@ -119,7 +119,12 @@ TEST_CASE("phone board: from the same steady start, the SoC is cooler and the bo
   const auto na = fa.variable("node_temperature", &nn), nbo = fb.variable("node_temperature");
   for (std::size_t k = 0; k < nn; ++k) CHECK(std::abs(na[k] - nbo[k]) < 1e-4);
   const auto ta = fa.variable("temperature", &nb), tb = fb.variable("temperature");
-  for (std::size_t k = 0; k < nb; ++k) CHECK(tb[k] < ta[k] - 0.05);
+  // Another path to the frame can only lower every block (the frame itself unchanged); the
+  // hottest by 0.30 K here (30.52 -> 30.22 degC), asserted with margin.
+  for (std::size_t k = 0; k < nb; ++k) CHECK(tb[k] < ta[k]);
+  CHECK(*std::max_element(ta.begin(), ta.begin() + static_cast<long>(nb)) -
+            *std::max_element(tb.begin(), tb.begin() + static_cast<long>(nb)) >
+        0.1);
 }
 
 TEST_CASE("server with a heat sink and fan per die (HotSpot's package model): a smaller fan runs hotter") {
