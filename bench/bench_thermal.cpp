@@ -149,7 +149,7 @@ thermal_config server12() {
   c.package.k_sink = 2000.0;
   c.package.r_convec = 0.03;
   c.package.c_convec = 1500.0;
-  for (const char* n : names) c.datacenter.dies.push_back({n, {n}, c.package});
+  for (const char* n : names) c.datacenter.dies.push_back({n, {n}, c.package, std::nullopt});
   c.datacenter.streams = {{"a", {"gpu0", "gpu4"}}, {"b", {"gpu1", "gpu5"}}, {"c", {"gpu2", "gpu6"}},
                           {"d", {"gpu3", "gpu7"}}, {"host", {"io", "nvswitch", "cpu0", "cpu1"}}};
   return c;

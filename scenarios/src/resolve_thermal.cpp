@@ -13,6 +13,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <utility>
 
 #include "ptsim/power/compute_power.hpp"
 #include "ptsim/power/dt_opp.hpp"
@@ -47,10 +48,43 @@ void resolve_phone(const view& v, thermal::phone_config& c) {
   c.area_back_m2 = v.si("area_back");
   c.h_front_W_per_m2K = v.si("h_front");
   c.h_back_W_per_m2K = v.si("h_back");
+  if (!v.has("board")) return;
+  const view b = v.at("board");
+  thermal::secondary_path_config s;
+  s.r_convec_sec = b.si("r_board_frame");
+  s.c_convec_sec = b.si("c_board");
+  s.t_metal = b.si("t_metal");
+  s.t_c4 = b.si("t_c4");
+  s.s_sub = b.si("s_sub");
+  s.t_sub = b.si("t_sub");
+  s.s_solder = b.si("s_solder");
+  s.t_solder = b.si("t_solder");
+  s.s_pcb = b.si("s_pcb");
+  s.t_pcb = b.si("t_pcb");
+  c.board = s;
+}
+
+// HotSpot's package-model sink and fan; only_given: change `c` by the keys present.
+void resolve_sink(const view& v, thermal::sink_fan_config& c, bool only_given) {
+  auto take = [&](const char* key) { return !only_given || v.has(key); };
+  if (take("type")) c.pin_fins = v.str("type") == "pin_fin";
+  if (take("flow")) c.impinging_flow = v.str("flow") == "top";
+  for (auto [key, member] : {std::pair{"fin_height", &thermal::sink_fan_config::fin_height},
+                             {"fin_width", &thermal::sink_fan_config::fin_width},
+                             {"channel_width", &thermal::sink_fan_config::channel_width},
+                             {"pin_height", &thermal::sink_fan_config::pin_height},
+                             {"pin_diam", &thermal::sink_fan_config::pin_diam},
+                             {"pin_dist", &thermal::sink_fan_config::pin_dist},
+                             {"fan_radius", &thermal::sink_fan_config::fan_radius},
+                             {"motor_radius", &thermal::sink_fan_config::motor_radius}})
+    if (take(key)) c.*member = v.si(key);
+  if (take("rpm")) c.rpm = v.num("rpm");
 }
 
 void resolve_datacenter(const view& v, thermal::thermal_config& th) {
   auto& dc = th.datacenter;
+  thermal::sink_fan_config common;
+  resolve_sink(v.at("sink"), common, false);
   for (const auto& [name, d] : v.at("dies").entries()) {
     thermal::datacenter_die die;
     die.name = name;
@@ -58,6 +92,13 @@ void resolve_datacenter(const view& v, thermal::thermal_config& th) {
     if (die.blocks.empty()) die.blocks.push_back(name);
     die.package = th.package;
     resolve_package(d.at("package"), die.package, true);
+    if (v.has("sink") || d.has("sink")) {
+      die.sink = common;
+      resolve_sink(d.at("sink"), *die.sink, true);
+      const view where = d.has("sink") ? d.at("sink") : v.at("sink");
+      if (!(die.sink->motor_radius < die.sink->fan_radius))
+        where.fail("die '" + name + "': motor_radius must be below fan_radius", "motor_radius");
+    }
     dc.dies.push_back(std::move(die));
   }
   for (const auto& [name, s] : v.at("streams").entries()) {

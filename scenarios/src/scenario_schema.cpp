@@ -219,6 +219,30 @@ schema_ptr package_schema() {
   return object("HotSpot block-model package (HotSpot's parameter names and defaults)", std::move(fields));
 }
 
+// The phone's secondary heat path: HotSpot's -model_secondary layers (their defaults, from
+// HotSpot 7's hotspot.config) in block form, the board reaching the frame.
+schema_ptr board_schema() {
+  auto len = [](const char* doc, const char* def) { return quantity(dims::length(), doc, def); };
+  return object(
+      "the SoC's secondary heat path, down through its package into the board (HotSpot's -model_secondary layers "
+      "in block form: metal, C4 bumps and underfill, substrate, solder balls, PCB); the board reaches the frame. "
+      "Given (even empty) = modelled",
+      {opt("r_board_frame", quantity(dims::thermal_resistance(),
+                                     "whole board to frame (screws, shield cans, pads), shared by board area; "
+                                     "illustrative", "1 K/W")),
+       opt("c_board", quantity(dims::heat_capacity(), "extra heat capacity on the board's nodes, shared by area (the "
+                                                      "PCB's own is counted from t_pcb)", "0 J/K", 0.0, false)),
+       opt("t_metal", len("on-chip metal layers", "10 um")),
+       opt("t_c4", len("C4 bumps and underfill", "0.1 mm")),
+       opt("s_sub", len("package substrate side (square, larger than the die)", "21 mm")),
+       opt("t_sub", len("package substrate thickness", "1 mm")),
+       opt("s_solder", len("solder-ball field side (square, larger than the die)", "21 mm")),
+       opt("t_solder", len("solder-ball layer thickness", "0.94 mm")),
+       opt("s_pcb", len("board side (square, larger than the solder field); illustrative for a phone mainboard",
+                        "60 mm")),
+       opt("t_pcb", len("board thickness; illustrative for a phone mainboard (HotSpot: 2 mm)", "1 mm"))});
+}
+
 schema_ptr phone_schema() {
   auto r = [](const char* doc, const char* def) { return quantity(dims::thermal_resistance(), doc, def); };
   auto c = [](const char* doc, const char* def) { return quantity(dims::heat_capacity(), doc, def); };
@@ -237,7 +261,25 @@ schema_ptr phone_schema() {
        opt("area_front", a("display area losing heat", "0.0105 m^2")),
        opt("area_back", a("back-cover area losing heat", "0.0105 m^2")),
        opt("h_front", h("film coefficient of the display (convection and radiation)", "10 W/(m^2*K)")),
-       opt("h_back", h("film coefficient of the back cover", "8 W/(m^2*K)"))});
+       opt("h_back", h("film coefficient of the back cover", "8 W/(m^2*K)")),
+       opt("board", board_schema())});
+}
+
+// HotSpot's package model (-package_config_file), forced convection: its names and defaults.
+schema_ptr sink_schema(const char* doc) {
+  auto len = [](const char* d, const char* def) { return quantity(dims::length(), d, def); };
+  return object(
+      doc,
+      {opt("type", enumeration({"fin_channel", "pin_fin"}, "fin-channel or pin-fin sink (HotSpot's sink_type 0, 1)",
+                               "fin_channel")),
+       opt("flow", enumeration({"side", "top"}, "air from a side through the channels, or impinging from the top "
+                                                "(HotSpot's flow_type 0, 1)", "side")),
+       opt("fin_height", len("fin height", "30 mm")), opt("fin_width", len("fin thickness", "1 mm")),
+       opt("channel_width", len("gap between fins", "2 mm")), opt("pin_height", len("pin height", "20 mm")),
+       opt("pin_diam", len("pin diameter", "2 mm")), opt("pin_dist", len("gap between pins", "5 mm")),
+       opt("fan_radius", len("fan radius", "30 mm")),
+       opt("motor_radius", len("fan motor (hub) radius, below fan_radius", "10 mm")),
+       opt("rpm", number("fan rotation at fan speed 1 (rpm); at speed s it turns rpm * s", "1000", 1e-9))});
 }
 
 schema_ptr datacenter_schema() {
@@ -246,7 +288,10 @@ schema_ptr datacenter_schema() {
                                                                    "like the die)")),
                      opt("package", object("changes to thermal.package for this die (same keys; r_convec at the "
                                            "fans' reference speed)",
-                                           package_schema()->fields))});
+                                           package_schema()->fields)),
+                     opt("sink", object("changes to datacenter.sink for this die (same keys); given alone, this "
+                                        "die's sink and fan set its r_convec",
+                                        sink_schema("")->fields))});
   auto fan = object(
       "the fans of each stream (affinity laws: flow ~ speed, power ~ speed^3)",
       {opt("flow", quantity(dims::volume_flow(), "air flow through one stream at speed 1", "0.02 m^3/s")),
@@ -262,7 +307,10 @@ schema_ptr datacenter_schema() {
       {req("dies", map_of(die, "dies by name")),
        req("streams", map_of(list_of(str("die"), "dies upstream first"), "air streams by name")),
        opt("fan", fan),
-       opt("flow_exponent", number("n in r_convec ~ flow^-n (turbulent: 0.8)", "0.8", 0.0))});
+       opt("flow_exponent", number("n in r_convec ~ flow^-n (turbulent: 0.8)", "0.8", 0.0)),
+       opt("sink", sink_schema("heat sink and fan of every die (HotSpot's -package_model_used 1, forced "
+                               "convection): each die's r_convec from its sink's fins or pins (over s_sink, k_sink) "
+                               "and the fan at rpm * speed, instead of r_convec * speed^-flow_exponent"))});
 }
 
 schema_ptr thermal_schema() {

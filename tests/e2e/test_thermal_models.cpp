@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 
 #include "ptsim/postproc/result_file.hpp"
@@ -98,6 +99,52 @@ TEST_CASE("server on the datacenter model: preheated inlets, a fans row in platf
   // this run shows (~0.5 K), far above the solver's rounding.
   CHECK(node_T[last * nn + index_of(nodes, "gpu4.inlet")] > 25.1);
   CHECK(f.coord("zone") == std::vector<std::string>{"thermal", "fans"});
+}
+
+TEST_CASE("phone board: from the same steady start, the SoC is cooler and the body the same") {
+  // Both runs start in the steady state of the first period's power (thermal.initial:
+  // steady). In a steady state all the SoC's heat reaches the frame by either path, so the
+  // frame, battery and skins are the same with and without the board; only the SoC's own
+  // resistance to the frame drops. One 10 ms period later the body (tens of J/K) has
+  // moved by far less than 1e-4 K either way.
+  scratch s("board");
+  const std::string common = "run -q --set thermal.model=phone --set thermal.initial=steady --set 'duration=0.1 s'";
+  const result a = run_ptsim(s.dir, common + " -o plain.h5");
+  REQUIRE_MESSAGE(a.exit_code == 0, a.err);
+  const result b = run_ptsim(s.dir, common + " -o board.h5 --set 'thermal.phone.board.r_board_frame=1 K/W'");
+  REQUIRE_MESSAGE(b.exit_code == 0, b.err);
+  result_reader fa(s.dir / "plain.h5"), fb(s.dir / "board.h5");
+  CHECK(fa.coord("node") == fb.coord("node"));  // the board's nodes are not reported
+  std::size_t nn = 0, nb = 0;
+  const auto na = fa.variable("node_temperature", &nn), nbo = fb.variable("node_temperature");
+  for (std::size_t k = 0; k < nn; ++k) CHECK(std::abs(na[k] - nbo[k]) < 1e-4);
+  const auto ta = fa.variable("temperature", &nb), tb = fb.variable("temperature");
+  // Another path to the frame can only lower every block (the frame itself unchanged); the
+  // hottest by 0.30 K here (30.52 -> 30.22 degC), asserted with margin.
+  for (std::size_t k = 0; k < nb; ++k) CHECK(tb[k] < ta[k]);
+  CHECK(*std::max_element(ta.begin(), ta.begin() + static_cast<long>(nb)) -
+            *std::max_element(tb.begin(), tb.begin() + static_cast<long>(nb)) >
+        0.1);
+}
+
+TEST_CASE("server with a heat sink and fan per die (HotSpot's package model): a smaller fan runs hotter") {
+  scratch s("sink");
+  // From the steady state of the first period's power, so that the sinks' resistance shows at once.
+  const std::string common =
+      "run " + server_yaml + " -q --set 'duration=0.5 s' --set thermal.initial=steady --set thermal.datacenter.sink.rpm=4000";
+  const result big = run_ptsim(s.dir, common + " -o big.h5 --set thermal.datacenter.sink.fan_radius=40mm");
+  REQUIRE_MESSAGE(big.exit_code == 0, big.err);
+  const result small = run_ptsim(s.dir, common + " -o small.h5 --set thermal.datacenter.sink.fan_radius=20mm");
+  REQUIRE_MESSAGE(small.exit_code == 0, small.err);
+  result_reader fb(s.dir / "big.h5"), fs(s.dir / "small.h5");
+  std::size_t nb = 0;
+  const auto tb = fb.variable("temperature", &nb), ts = fs.variable("temperature");
+  const std::size_t gpu0 = index_of(fb.coord("block"), "gpu0"), last = fb.time().size() - 1;
+  // Less air through the same fins: a larger r_convec, a warmer sink and die.
+  CHECK(ts[last * nb + gpu0] > tb[last * nb + gpu0]);
+  const result bad = run_ptsim(s.dir, common + " -o bad.h5 --set thermal.datacenter.sink.motor_radius=50mm");
+  CHECK(bad.exit_code != 0);
+  CHECK(bad.err.find("motor_radius must be below fan_radius") != std::string::npos);
 }
 
 TEST_CASE("thermal models: bad input is refused before anything is written") {

@@ -89,7 +89,7 @@ TEST_CASE("the co-simulation's plant steps without allocating: hotspot, phone, d
     c.fp = test::three_blocks();
     if (kind == package_kind::datacenter) {
       c.fp = floorplan({{"a", 0.01, 0.01, 0, 0}, {"b", 0.01, 0.01, 0.01, 0}});
-      c.datacenter.dies = {{"a", {"a"}, c.package}, {"b", {"b"}, c.package}};
+      c.datacenter.dies = {{"a", {"a"}, c.package, std::nullopt}, {"b", {"b"}, c.package, std::nullopt}};
       c.datacenter.streams = {{"s", {"a", "b"}}};
     }
     plant pl(c);

@@ -27,7 +27,7 @@ thermal_config datacenter_config_3dies() {
   c.package.s_sink = 0.09;
   c.package.k_sink = 1e9;
   c.package.r_convec = 0.12;
-  for (const char* n : {"a", "b", "c"}) c.datacenter.dies.push_back({n, {n}, c.package});
+  for (const char* n : {"a", "b", "c"}) c.datacenter.dies.push_back({n, {n}, c.package, std::nullopt});
   c.datacenter.streams = {{"s1", {"a", "b"}}, {"s2", {"c"}}};
   c.datacenter.fan.flow_ref_m3_per_s = 0.02;
   c.datacenter.fan.power_ref_W = 15.0;

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <stdexcept>
+#include <string>
 
 namespace ptsim::thermal {
 
@@ -10,12 +11,26 @@ double convection_resistance(double r_convec_ref_K_per_W, double fan_speed, doub
   return r_convec_ref_K_per_W * std::pow(fan_speed, -flow_exponent);
 }
 
-air_stream::at_speed air_stream::build(double s) const {
+double convection_resistance(const stream_die& d, double fan_speed) {
+  if (!d.sink) return convection_resistance(d.package.r_convec, fan_speed, d.flow_exponent);
+  if (!(fan_speed > 0)) throw std::invalid_argument("convection_resistance: the fan speed must be positive");
+  sink_fan_config c = *d.sink;
+  c.rpm *= fan_speed;
+  const double r = forced_convection_r(c, d.package.s_sink, d.package.k_sink);
+  if (!std::isfinite(r) || !(r > 0))
+    throw std::invalid_argument("die '" + d.name + "': its sink and fan give no finite convection resistance (check " +
+                                "fin, channel and pin sizes against s_sink, and motor_radius < fan_radius)");
+  return r;
+}
+
+air_stream::at_speed air_stream::build(double s) {
   at_speed a;
   a.speed = s;
+  models_r_.emplace_back();
   for (const stream_die& d : cfg_.dies) {
     package_config p = d.package;
-    p.r_convec = convection_resistance(p.r_convec, s, d.flow_exponent);
+    p.r_convec = convection_resistance(d, s);
+    models_r_.back().push_back(p.r_convec);
     a.models.push_back(make_block_compact_model(d.fp, p));
   }
   if (dt_s_ > 0)

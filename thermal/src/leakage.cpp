@@ -30,7 +30,7 @@ std::vector<double> steady_state(const compact_model& m, const steady_solver& so
     extra(prev.data(), extra_W.data());
     for (std::size_t i = 0; i < n; ++i) total[i] = input_W[i] + extra_W[i];
     m.node_power(total.data(), node_p);
-    T = solver.solve(node_p, ambient_K);
+    T = solver.solve(node_p, ambient_K, &T);
     double change = 0, hottest = -1e300;
     std::size_t at = 0;
     for (std::size_t i = 0; i < n; ++i) {

@@ -45,6 +45,7 @@ void add_body(phone_network& p, const phone_config& c) {
 phone_network build_phone_network(const phone_config& cfg) {
   require(cfg.r_soc_frame_K_per_W, "r_soc_frame");
   require(cfg.c_soc_J_per_K, "c_soc");
+  if (cfg.board) throw std::invalid_argument("phone package: the board path needs the SoC as a floorplan");
   phone_network p;
   p.soc.push_back(p.net.add_node("soc", cfg.c_soc_J_per_K));
   add_body(p, cfg);
@@ -75,6 +76,7 @@ phone_network build_phone_network(const phone_config& cfg, const floorplan& soc,
     const double half_j = (a.vertical_edge ? bj.width_m : bj.height_m) / 2;
     p.net.connect(p.soc[a.a], p.soc[a.b], k_chip_W_per_mK * t_chip_m * a.shared_length_m / (half_i + half_j));
   }
+  if (cfg.board) p.board_first = add_block_secondary_path(p.net, soc, p.soc, *cfg.board, p.frame);
   return p;
 }
 

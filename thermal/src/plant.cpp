@@ -40,6 +40,7 @@ plant::plant(const thermal_config& cfg) : cfg_(cfg) {
         sd.name = dn;
         sd.package = it->second->package;
         sd.flow_exponent = dc.flow_exponent;
+        sd.sink = it->second->sink;
         std::vector<block> bl;
         for (const std::string& bn : it->second->blocks) {
           std::size_t b;

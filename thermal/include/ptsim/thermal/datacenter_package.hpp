@@ -8,6 +8,9 @@
 //    relative to the reference speed.
 //  - Sink convection: r_convec(V) = r_convec_ref * (V_ref / V)^n, n = 0.8 by default (turbulent
 //    flow: Nusselt ~ Re^0.8). Each die's package_config gives r_convec at the reference flow.
+//    Or, for a die with a sink (stream_die::sink), HotSpot's package model: r_convec from the
+//    sink's fins or pins and its fan (sink_fan_model.hpp) at rpm * speed, the fan's rpm given
+//    for speed 1; the package's r_convec is then not used.
 //  - Preheat: the air reaching die k is T_in + sum_{j<k} Q_j / (rho V c_p), Q_j the heat die
 //    j's sink gives the air. The air's own heat capacity is neglected (it crosses a server in
 //    milliseconds), so the coupling is instantaneous and one-way: dies are solved upstream
@@ -19,12 +22,14 @@
 // side to account; it does not heat the air here. The co-simulation uses it through
 // thermal::plant (thermal.model: datacenter); a fan zone changes the speed with set_fan_speed().
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "ptsim/thermal/compact_model.hpp"
 #include "ptsim/thermal/floorplan.hpp"
 #include "ptsim/thermal/package.hpp"
+#include "ptsim/thermal/sink_fan_model.hpp"
 #include "ptsim/thermal/solver.hpp"
 
 namespace ptsim::thermal {
@@ -43,6 +48,8 @@ struct stream_die {
   floorplan fp;
   package_config package;
   double flow_exponent = 0.8;  ///< n in r_convec ~ V^-n
+  /// Forced convection over this sink (its rpm at fan speed 1) instead of r_convec and n.
+  std::optional<sink_fan_config> sink;
 };
 
 struct air_stream_config {
@@ -56,6 +63,10 @@ struct air_stream_config {
 
 /// Convection resistance (K/W) of a sink at relative fan speed s: r_ref * s^-n.
 double convection_resistance(double r_convec_ref_K_per_W, double fan_speed, double flow_exponent = 0.8);
+/// Die d's convection resistance at relative fan speed s: HotSpot's forced convection over
+/// d.sink with its fan at rpm * s when d has a sink, else convection_resistance(). Throws
+/// std::invalid_argument when the sink gives no finite positive resistance.
+double convection_resistance(const stream_die& d, double fan_speed);
 
 /// The dies of one air stream, each a HotSpot block model, coupled through the air.
 class air_stream {
@@ -76,6 +87,8 @@ class air_stream {
   /// Air mass flow times c_p (W/K): the air warms by Q / this.
   double air_capacity_rate_W_per_K() const;
   double fan_power_W() const;
+  /// Die k's sink-to-ambient convection resistance at the current speed (K/W).
+  double r_convec(std::size_t k) const { return models_r_.at(cur_).at(k); }
 
   /// Steady node temperatures of every die for block powers (W, per die, in floorplan order).
   /// inlets_K, if given, receives the air temperature reaching each die.
@@ -102,9 +115,10 @@ class air_stream {
     std::vector<std::unique_ptr<transient_solver>> solvers;  // empty before start_transient
   };
   const std::vector<compact_model>& models() const { return speeds_[cur_].models; }
-  at_speed build(double s) const;
+  at_speed build(double s);
   air_stream_config cfg_;
   std::vector<at_speed> speeds_;
+  std::vector<std::vector<double>> models_r_;  // r_convec per die, per entry of speeds_
   std::size_t cur_ = 0;
   double dt_s_ = 0;  // 0 before start_transient
   std::vector<double> inlets_, heat_;

@@ -13,10 +13,18 @@
 // areas. There is no heat sink: the skins are where the heat goes, and their temperature is
 // what users feel (skin-temperature limits of about 43 degC drive phone thermal policy).
 //
+// With a board (phone_config::board), the SoC also sheds heat downwards, HotSpot's secondary
+// path in block form (secondary_path.hpp): metal layers, C4 bumps, package substrate, solder
+// balls and the PCB, whose nodes reach the frame (where the board is screwed and padded)
+// through their area share of r_board_frame, instead of convecting to ambient as in HotSpot.
+//
 // Node names: "soc" (lumped) or the block names, "frame", "battery", "skin_front",
-// "skin_back". Not wired into scenarios yet; use with steady_state() / transient_solver.
+// "skin_back" (then, with a board, "metal_<b>" .. "pcb_<b>" and inode_12..27).
 #include <cstddef>
+#include <optional>
 #include <vector>
+
+#include "ptsim/thermal/secondary_path.hpp"
 
 #include "ptsim/thermal/floorplan.hpp"
 #include "ptsim/thermal/rc_network.hpp"
@@ -38,16 +46,20 @@ struct phone_config {
   double area_front_m2 = 0.0105, area_back_m2 = 0.0105;
   double h_front_W_per_m2K = 10.0;       ///< convection + radiation, held in the hand
   double h_back_W_per_m2K = 8.0;
+  /// The secondary path through the board (floorplan SoC only). Its r_convec_sec is the whole
+  /// board's resistance to the frame (r_board_frame); c_convec_sec adds to the board's nodes.
+  std::optional<secondary_path_config> board;
 };
 
 struct phone_network {
   rc_network net;
   std::vector<std::size_t> soc;  ///< SoC node(s): one, or one per floorplan block
   std::size_t frame = 0, battery = 0, skin_front = 0, skin_back = 0;
+  std::size_t board_first = 0;  ///< first board node (metal_ of the first block); 0 without a board
 };
 
 /// Lumped SoC. Throws std::invalid_argument for non-positive resistances, capacitances,
-/// areas or film coefficients.
+/// areas or film coefficients, or a board (it needs the SoC's floorplan).
 phone_network build_phone_network(const phone_config& cfg);
 
 /// SoC as floorplan blocks: block i has silicon capacitance 0.333 p_chip t_chip A_i (HotSpot's

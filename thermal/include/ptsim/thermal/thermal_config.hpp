@@ -31,6 +31,7 @@ struct datacenter_die {
   std::string name;
   std::vector<std::string> blocks;
   package_config package;  ///< r_convec at the fan's reference speed
+  std::optional<sink_fan_config> sink;  ///< r_convec from this sink and fan instead (rpm at speed 1)
 };
 
 /// Air paths through heat sinks in series; every stream has its own fans of one model,
