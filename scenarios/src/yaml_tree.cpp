@@ -474,6 +474,11 @@ bool apply_override(YAML::Node& root, const schema_ptr& schema, const override_k
       }
     }
     if (std::string e = child_schema(*s, cur, seg, walked, child, list_index); !e.empty()) return fail(e);
+    // An earlier --set may have put a value where the schema has a mapping ("thermal=x",
+    // then "thermal.ambient=..."): refuse it here, as the walk below does, rather than
+    // indexing a scalar (yaml-cpp throws BadSubscript).
+    if (last && s->type != node_type::list_of && cur.IsDefined() && !cur.IsNull() && !cur.IsMap())
+      return fail("'" + walked + "' is not a mapping");
     walked = join_path(walked, seg);
     if (last) {
       YAML::Node value;

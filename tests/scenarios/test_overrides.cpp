@@ -116,6 +116,17 @@ TEST_CASE("a path the schema does not know") {
   CHECK(contains(errors_with({"policy..governor=performance"})[0].message, "empty segment"));
 }
 
+TEST_CASE("a key under a section an earlier --set made a value is an error, not a crash") {
+  // Found by fuzz_overrides: "thermal=x" then "thermal.ambient=..." indexed a scalar and
+  // yaml-cpp threw BadSubscript out of the loader.
+  const auto ds = errors_with({"thermal=cpu_.e", "thermal.ambient=34 degC"});
+  REQUIRE_FALSE(ds.empty());
+  bool named = false;
+  for (const auto& d : ds)
+    named |= d.path == "thermal.ambient" && contains(d.message, "'thermal' is not a mapping") && contains(d.file, "--set");
+  CHECK(named);
+}
+
 TEST_CASE("a bad value through --set names --set, not the file") {
   const auto ds = errors_with({"policy.governor=foo"});
   const auto d = only_at(ds, "policy.governor");
