@@ -72,16 +72,7 @@ std::size_t add_block_secondary_path(rc_network& net, const floorplan& fp, const
   }
 
   // Edge blocks of the substrate, solder and PCB layers to their side's ring node.
-  constexpr double border_tolerance_m = 1e-6;  // as the block model's
-  const double x0 = fp.min_x(), y0 = fp.min_y();
-  auto on_side = [&](const block& b, int d) {
-    switch (d) {
-      case detail::west: return std::abs(b.x_m - x0) < border_tolerance_m;
-      case detail::east: return std::abs(b.x_m + b.width_m - (x0 + W)) < border_tolerance_m;
-      case detail::north: return std::abs(b.y_m + b.height_m - (y0 + H)) < border_tolerance_m;
-      default: return std::abs(b.y_m - y0) < border_tolerance_m;
-    }
-  };
+  auto on_side = [&](const block& b, int d) { return detail::on_border(fp, b, d); };
   struct ring {
     std::size_t layer, node;
     double side;

@@ -42,9 +42,6 @@ using detail::is_x;
 using detail::slab_c;
 using detail::slab_r;
 
-// HotSpot's tolerance for "this block edge lies on the die border" (m).
-constexpr double border_tolerance_m = 1e-6;
-
 // One conducting layer of the stack, for the lateral formulas that all layers share.
 struct layer {
   double k, t;
@@ -105,15 +102,7 @@ rc_network build_block_model(const floorplan& fp, const package_config& pkg) {
   }
 
   // Border blocks to the periphery of their edge(s), spreader and sink layers.
-  const double x0 = fp.min_x(), y0 = fp.min_y();
-  auto on_side = [&](const block& b, int d) {
-    switch (d) {
-      case detail::west: return std::abs(b.x_m - x0) < border_tolerance_m;
-      case detail::east: return std::abs(b.x_m + b.width_m - (x0 + W)) < border_tolerance_m;
-      case detail::north: return std::abs(b.y_m + b.height_m - (y0 + H)) < border_tolerance_m;
-      default: return std::abs(b.y_m - y0) < border_tolerance_m;
-    }
-  };
+  auto on_side = [&](const block& b, int d) { return detail::on_border(fp, b, d); };
   // Half-block lateral conductance of block b towards side d in layer ly (W/K).
   auto half_g = [](const block& b, int d, const layer& ly) {
     return is_x(d) ? ly.k * b.height_m * ly.t / (b.width_m / 2.0)

@@ -2,8 +2,10 @@
 // Private: HotSpot's package resistances and capacitances around a die of W x H, shared by
 // the block and grid models, and the 12 package nodes they both end with.
 #include <array>
+#include <cmath>
 #include <cstddef>
 
+#include "ptsim/thermal/floorplan.hpp"
 #include "ptsim/thermal/package.hpp"
 #include "ptsim/thermal/rc_network.hpp"
 
@@ -20,6 +22,17 @@ inline double slab_c(double p, double t, double area) { return c_factor * p * t 
 /// Sides, in HotSpot's package node order.
 enum side { west = 0, east = 1, north = 2, south = 3 };
 inline bool is_x(int d) { return d == west || d == east; }
+/// Whether block b lies on side d of the floorplan's bounding box (within 1 um, as HotSpot's
+/// block model decides which blocks touch the package's periphery).
+inline bool on_border(const floorplan& fp, const block& b, int d) {
+  constexpr double tolerance_m = 1e-6;
+  switch (d) {
+    case west: return std::abs(b.x_m - fp.min_x()) < tolerance_m;
+    case east: return std::abs(b.x_m + b.width_m - (fp.min_x() + fp.width())) < tolerance_m;
+    case north: return std::abs(b.y_m + b.height_m - (fp.min_y() + fp.height())) < tolerance_m;
+    default: return std::abs(b.y_m - fp.min_y()) < tolerance_m;
+  }
+}
 
 /// Throws std::invalid_argument naming the first non-positive or non-finite parameter.
 void check_package(const package_config& pkg);
