@@ -45,6 +45,36 @@ TEST_CASE("deadbeat window: the next period's power brings the average back to t
   CHECK(cap.average_W() == doctest::Approx(9.0));
 }
 
+TEST_CASE("an idle stretch under a plan that cut nothing teaches no miss: the load's return is capped") {
+  const opp_table t = test::four_opps();
+  power_cap_config c;
+  c.limit_W = 10;
+  c.window_s = 4e-3;  // n = 4 periods of 1 ms
+  c.settle_s = 1e-3;  // m = 1
+  power_capper cap(c, 1e-3);
+  capped_domain d0;
+  d0.opps = &t;
+  d0.power_at_opp_W = {1, 2, 4, 16};  // a busy domain at 500/1000/1500/2000 MHz
+  d0.measured_power_W = 1;
+  std::vector<capped_domain> d = {d0};
+  // Idle at 1 W: each plan is 40 - 3 x 1 = 37 W (once the window has filled), far above
+  // what the platform draws, and no clock is cut. Nothing is learnt from that gap.
+  for (int i = 0; i < 20; ++i) cap.update(1, d);
+  CHECK(cap.planned_W() == doctest::Approx(37.0));
+  CHECK(d[0].ceiling_hz == 2000 * MHz);
+  // The load returns at 16 W: kept = 1 + 1 + 16, plan = 40 - 18 = 22 W: 2000 MHz fits.
+  d[0].measured_power_W = 16;
+  cap.update(16, d);
+  CHECK(cap.planned_W() == doctest::Approx(22.0));
+  CHECK(d[0].ceiling_hz == 2000 * MHz);
+  // Next: kept = 1 + 16 + 16 = 33, plan = 7 W: 1500 MHz (4 W). Had the idle gap (1 - 37 W
+  // per period) been learnt as a miss (about -23 W after 20 periods), the plan would be
+  // ~30 W and the window would average (1 + 3 x 16) / 4 = 12.25 W, over the 10 W limit.
+  cap.update(16, d);
+  CHECK(cap.planned_W() == doctest::Approx(7.0));
+  CHECK(d[0].ceiling_hz == 1500 * MHz);
+}
+
 TEST_CASE("the uncontrolled part of the platform comes off the budget first") {
   const opp_table t = test::four_opps();
   power_cap_config c;

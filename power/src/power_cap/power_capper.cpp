@@ -102,7 +102,11 @@ void power_capper::update(double platform_power_W, std::vector<capped_domain>& d
   // The OPP power estimates come from the last period's activity; load that changes
   // within a period makes the platform miss its plan by a systematic amount. Learn that
   // miss (a slow average) and plan around it, so the cap holds without a steady bias.
-  if (have_plan_) miss_W_ += 0.05 * ((platform_power_W - planned_W_) - miss_W_);
+  // Only a plan that cut some clock says anything about the estimates: under a plan that
+  // bound nobody the platform draws what its load asks, far below a generous plan (after
+  // idle the window allows a burst), and learning that gap would loosen the cap by as much
+  // as the burst allowance once the load returns.
+  if (have_plan_ && binding_) miss_W_ += 0.05 * ((platform_power_W - planned_W_) - miss_W_);
   double measured_capped = 0;
   for (auto& d : doms) {
     measured_capped += d.measured_power_W;
@@ -124,6 +128,7 @@ void power_capper::update(double platform_power_W, std::vector<capped_domain>& d
     }
   }
   allocate(plan - uncontrolled, doms, false);
+  binding_ = std::any_of(doms.begin(), doms.end(), [](const capped_domain& d) { return d.ceiling_hz < d.opps->max_hz(); });
 }
 
 }  // namespace ptsim::power

@@ -11,8 +11,9 @@
 // old samples leave the window; larger m trades that for smoothness). Before a window has
 // filled, its missing past counts as being at the limit. The tightest window
 // wins, less the learnt systematic miss between plan and measurement (a slow average of
-// measured - planned). The uncontrolled part of the platform (memories, links, leakage outside the capped
-// domains) is measured, not modelled: budget = P_next - (P_platform - P_capped_domains).
+// measured - planned, learnt only from periods whose plan cut some clock). The
+// uncontrolled part of the platform (memories, links, leakage outside the capped domains)
+// is measured, not modelled: budget = P_next - (P_platform - P_capped_domains).
 // The budget is shared by raising every capped domain's power by the same fraction of its
 // own range [P(min OPP), P(max OPP)] until the budget is used up; each domain's ceiling is
 // the highest OPP whose estimated power fits its share. With a soft limit (datacenter
@@ -74,6 +75,7 @@ class power_capper {
   std::vector<window> windows_;  // [0] = long; then short; then soft (low priority)
   bool has_soft_ = false;
   bool have_plan_ = false;
+  bool binding_ = false;  ///< the last plan cut some domain below its top OPP
   double planned_W_ = 0;
   double miss_W_ = 0;  ///< learnt systematic excess of measured over planned power
 };
