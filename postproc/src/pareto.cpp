@@ -19,14 +19,39 @@ std::string trim(const std::string& s) {
   return s.substr(b, s.find_last_not_of(" \t") - b + 1);
 }
 
-double summary_value(const labelled_summary& e, const char* name) {
+double summary_value(const labelled_summary& e, const std::string& name) {
   const auto it = e.summary.metrics.find(name);
   return it == e.summary.metrics.end() ? std::nan("") : it->second.value;
 }
 
+// The per-work axes: time_per_work_s, energy_per_work_J and energy_per_work_J[A+B+...], the
+// energy of some components or groups only (a GPU board as a GPU-only meter reads it).
+bool per_work(const std::string& name) {
+  return name == "time_per_work_s" || name == "energy_per_work_J" ||
+         (name.rfind("energy_per_work_J[", 0) == 0 && name.back() == ']');
+}
+
+// energy_per_work_J[A+B]: (energy_J[A] + energy_J[B]) / energy_J x avg_power_W / throughput,
+// each name a component (energy_J[name]) or else a group (energy_group_J[name]).
+double part_energy_per_work(const labelled_summary& e, const std::string& inner, double tput) {
+  double part = 0;
+  std::size_t from = 0;
+  while (from <= inner.size()) {
+    const std::size_t plus = std::min(inner.find('+', from), inner.size());
+    const std::string n = trim(inner.substr(from, plus - from));
+    double v = summary_value(e, "energy_J[" + n + "]");
+    if (std::isnan(v)) v = summary_value(e, "energy_group_J[" + n + "]");
+    if (n.empty() || std::isnan(v)) return std::nan("");
+    part += v;
+    from = plus + 1;
+  }
+  const double total = summary_value(e, "energy_J");
+  return tput > 0 && total > 0 ? part / total * summary_value(e, "avg_power_W") / tput : std::nan("");
+}
+
 std::string units_of(const std::vector<labelled_summary>& entries, const std::string& name) {
   if (name == "time_per_work_s") return "s";
-  if (name == "energy_per_work_J") return "J";
+  if (per_work(name)) return "J";
   for (const auto& e : entries)
     if (auto it = e.summary.metrics.find(name); it != e.summary.metrics.end())
       return it->second.units.empty() && name == "throughput" ? e.summary.throughput_units : it->second.units;
@@ -55,8 +80,7 @@ std::string params_text(const labelled_summary& e) {
 
 std::string axis_text(const std::vector<labelled_summary>& entries, const std::string& name) {
   const std::string u = units_of(entries, name);
-  if (name == "time_per_work_s" || name == "energy_per_work_J")
-    return name + " [" + u + " per " + work_of(entries) + "]";
+  if (per_work(name)) return name + " [" + u + " per " + work_of(entries) + "]";
   return name + (u.empty() ? "" : " [" + u + "]");
 }
 
@@ -148,6 +172,7 @@ double pareto_value(const labelled_summary& e, const std::string& name) {
   const double tput = summary_value(e, "throughput");
   if (name == "time_per_work_s") return tput > 0 ? 1.0 / tput : std::nan("");
   if (name == "energy_per_work_J") return tput > 0 ? summary_value(e, "avg_power_W") / tput : std::nan("");
+  if (per_work(name)) return part_energy_per_work(e, name.substr(18, name.size() - 19), tput);
   return report_value(e, name);
 }
 

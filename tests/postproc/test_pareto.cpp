@@ -67,6 +67,23 @@ TEST_CASE("the front, the optima and the derived per-work axes, by hand") {
   CHECK(std::isnan(pareto_value(es[5], "energy_per_work_J")));
 }
 
+TEST_CASE("energy per work of some components: a GPU board as a GPU-only meter reads it") {
+  auto b = entry("B", 80, 120);  // 1.5 J per sample in all, over a 10 s window (1200 J)
+  b.summary.metrics["energy_J[gpu0]"] = {600, "J"};           // half of it
+  b.summary.metrics["energy_group_J[memory]"] = {300, "J"};   // a quarter
+  CHECK(pareto_value(b, "energy_per_work_J[gpu0]") == doctest::Approx(0.75));
+  CHECK(pareto_value(b, "energy_per_work_J[gpu0 + memory]") == doctest::Approx(1.125));
+  CHECK(std::isnan(pareto_value(b, "energy_per_work_J[gpu9]")));  // no such component or group
+  CHECK(std::isnan(pareto_value(b, "energy_per_work_J[gpu0+]")));
+  auto idle = b;
+  idle.summary.metrics["throughput"] = {0, ""};
+  CHECK(std::isnan(pareto_value(idle, "energy_per_work_J[gpu0]")));
+  const std::vector<labelled_summary> es = {b};
+  const auto r = pareto(es, parse_pareto_axes("time_per_work_s,energy_per_work_J[gpu0]"));
+  CHECK(r.points[r.energy_optimal].energy == doctest::Approx(0.75));
+  CHECK(format_pareto(es, r, report_format::table).find("energy_per_work_J[gpu0] [J per sample]") != std::string::npos);
+}
+
 TEST_CASE("other axes: any report metric, both taken lower-is-better") {
   const auto es = sweep();
   const auto r = pareto(es, parse_pareto_axes(" latency_p99_s , energy_J "));
