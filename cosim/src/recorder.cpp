@@ -125,8 +125,15 @@ void activity_recorder::finish(const control_loop& loop) {
     row.interconnect_bound_s = u.unit->bound_seconds(bound_by::interconnect);
     row.dvfs_stall_s = u.unit->bound_seconds(bound_by::dvfs);
     row.idle_exit_s = u.unit->bound_seconds(bound_by::idle_exit);
-    // Whole operators are counted: the last one may end a little after the run (units run
-    // ahead by up to a quantum), and one still running at the end is not counted at all.
+    // Whole operators are counted when they start: the last one may end after the run (a
+    // quantum ahead for accelerator tiles, up to a whole step for a host's data-loading op).
+    // A unit cannot be busy longer than the run: past it, every class is scaled back to it.
+    if (const double busy = row.busy_s(); busy > duration_s_ && busy > 0) {
+      const double k = duration_s_ / busy;
+      for (double* v : {&row.compute_bound_s, &row.memory_bound_s, &row.interconnect_bound_s, &row.dvfs_stall_s,
+                        &row.idle_exit_s})
+        *v *= k;
+    }
     row.idle_s = std::max(0.0, duration_s_ - row.busy_s());
     row.ops = u.ops_in_run;
     rows.push_back(row);

@@ -49,8 +49,10 @@ assert rep["time_optimal"]["label"] == min(pts, key=lambda k: pts[k]), rep
 for p in rep["points"]:
     t, e = pts[p["label"]]
     assert abs(p["time"] - t) <= 1e-12 * t and abs(p["energy"] - e) <= 1e-12 * e, (p, t, e)
-# A tighter power limit cannot be faster: the time-optimal point is the 300 W run.
-assert rep["time_optimal"]["params"]["policy.limits.gpu0.power"] == "300 W", rep["time_optimal"]
+# A tighter power limit cannot be faster: the 300 W run has the least time (a tie is possible:
+# where the data loader's floor sets the step, 200 W keeps up too, and the tie goes to energy).
+t300 = [p["time"] for p in rep["points"] if p["params"]["policy.limits.gpu0.power"] == "300 W"]
+assert len(t300) == 1 and t300[0] == rep["time_optimal"]["time"], (t300, rep["time_optimal"])
 table = subprocess.run([ptsim, "report", out, "--pareto"], check=True, capture_output=True, text=True).stdout
 assert "energy-optimal: " + rep["energy_optimal"]["label"] in table, table
 # --pareto with --best is refused (exit 2).
