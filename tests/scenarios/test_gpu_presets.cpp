@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <unistd.h>
+#include <yaml-cpp/yaml.h>
 
 #include <filesystem>
 #include <fstream>
@@ -114,4 +115,31 @@ TEST_CASE("a limit outside the vendor's range is refused, naming the range") {
   // 150 W is within the V100's 100-250 W: accepted.
   const auto v = load_preset("node-1xv100.yaml", {"policy.limits.gpu0.power=150 W"});
   CHECK(*v.policy.limits_for("gpu0")->power_W == 150.0);
+}
+
+TEST_CASE("the 8x A100 server is a DGX A100: its host, NICs, NVSwitches and supply as the data sheet counts them") {
+  const auto sc = load_preset("server-8xa100.yaml");
+  const YAML::Node c = YAML::Load(sc.resolved_yaml)["platform"]["components"];
+  for (const char* s : {"0", "1"}) {
+    CAPTURE(s);
+    // 2x AMD EPYC 7742: 64 cores each, AVX2 (2 x 256-bit FMA = 32 fp32 ops per cycle).
+    CHECK(c[std::string("cpu") + s]["cores"].as<int>() == 64);
+    CHECK(c[std::string("cpu") + s]["ops_per_cycle"]["fp32"].as<int>() == 32);
+    // Eight single-port and two dual-port ConnectX-6 (12 ports of 200 Gb/s = 25 GB/s): six per socket.
+    CHECK(c[std::string("nic") + s]["bandwidth"].Scalar() == "150 GB/s");
+    // DDR4-3200: 8 channels of 25.6 GB/s per socket.
+    CHECK(c[std::string("ddr") + s]["channel_bandwidth"].Scalar() == "25.6 GB/s");
+  }
+  // Six NVSwitch chips; 8 GPUs x 300 GB/s each way through the fabric.
+  CHECK(c["nvswitch"]["bandwidth"].Scalar() == "2.4 TB/s");
+  // 6.5 kW maximum system power, 6 x 3 kW supplies sharing the load.
+  CHECK(sc.supply.vr_rated_W == 6500);
+  CHECK(sc.supply.psu_rated_W == 18000);
+}
+
+TEST_CASE("the 8x H100 server holds DGX H100's ten 400 Gb/s NICs (five per socket) and 4 NVSwitch chips") {
+  const auto sc = load_preset("server-8xh100.yaml");
+  const YAML::Node c = YAML::Load(sc.resolved_yaml)["platform"]["components"];
+  for (const char* n : {"nic0", "nic1"}) CHECK(c[n]["bandwidth"].Scalar() == "250 GB/s");   // 5 x 50 GB/s
+  CHECK(c["nvswitch"]["background_power"].Scalar() == "240 W");                             // 4 x 60 W
 }
