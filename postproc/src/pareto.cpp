@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <string_view>
 
 #include "json_text.hpp"
 #include "number_text.hpp"
@@ -26,9 +27,11 @@ double summary_value(const labelled_summary& e, const std::string& name) {
 
 // The per-work axes: time_per_work_s, energy_per_work_J and energy_per_work_J[A+B+...], the
 // energy of some components or groups only (a GPU board as a GPU-only meter reads it).
+constexpr std::string_view part_prefix = "energy_per_work_J[";
+
 bool per_work(const std::string& name) {
   return name == "time_per_work_s" || name == "energy_per_work_J" ||
-         (name.rfind("energy_per_work_J[", 0) == 0 && name.back() == ']');
+         (name.rfind(part_prefix, 0) == 0 && name.back() == ']');
 }
 
 // energy_per_work_J[A+B]: (energy_J[A] + energy_J[B]) / energy_J x avg_power_W / throughput,
@@ -172,7 +175,8 @@ double pareto_value(const labelled_summary& e, const std::string& name) {
   const double tput = summary_value(e, "throughput");
   if (name == "time_per_work_s") return tput > 0 ? 1.0 / tput : std::nan("");
   if (name == "energy_per_work_J") return tput > 0 ? summary_value(e, "avg_power_W") / tput : std::nan("");
-  if (per_work(name)) return part_energy_per_work(e, name.substr(18, name.size() - 19), tput);
+  if (per_work(name))
+    return part_energy_per_work(e, name.substr(part_prefix.size(), name.size() - part_prefix.size() - 1), tput);
   return report_value(e, name);
 }
 

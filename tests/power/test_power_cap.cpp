@@ -19,15 +19,20 @@ capped_domain domain_a(const opp_table& t, double measured) {
   d.measured_power_W = measured;
   return d;
 }
+
+// Limit 10 W over a window of n = 4 periods of 1 ms, settled in m = 1 (deadbeat).
+power_capper deadbeat_capper() {
+  power_cap_config c;
+  c.limit_W = 10;
+  c.window_s = 4e-3;
+  c.settle_s = 1e-3;
+  return power_capper(c, 1e-3);
+}
 }  // namespace
 
 TEST_CASE("deadbeat window: the next period's power brings the average back to the limit") {
   const opp_table t = test::four_opps();
-  power_cap_config c;
-  c.limit_W = 10;
-  c.window_s = 4e-3;  // n = 4 periods of 1 ms
-  c.settle_s = 1e-3;  // m = 1
-  power_capper cap(c, 1e-3);
+  power_capper cap = deadbeat_capper();
   std::vector<capped_domain> d = {domain_a(t, 14)};
   // History: [14] plus 2 missing periods counted at the limit; the window keeps n - m = 3:
   // kept = 14 + 10 + 10 = 34; plan = 10 * 4 - 34 = 6 W. Nothing else draws power, so the
@@ -47,11 +52,7 @@ TEST_CASE("deadbeat window: the next period's power brings the average back to t
 
 TEST_CASE("an idle stretch under a plan that cut nothing teaches no miss: the load's return is capped") {
   const opp_table t = test::four_opps();
-  power_cap_config c;
-  c.limit_W = 10;
-  c.window_s = 4e-3;  // n = 4 periods of 1 ms
-  c.settle_s = 1e-3;  // m = 1
-  power_capper cap(c, 1e-3);
+  power_capper cap = deadbeat_capper();
   capped_domain d0;
   d0.opps = &t;
   d0.power_at_opp_W = {1, 2, 4, 16};  // a busy domain at 500/1000/1500/2000 MHz
