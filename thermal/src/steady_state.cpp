@@ -1,5 +1,6 @@
 #include <Eigen/IterativeLinearSolvers>
 #include <Eigen/SparseCholesky>
+#include <Eigen/SparseLU>
 #include <cmath>
 #include <stdexcept>
 
@@ -37,6 +38,11 @@ struct steady_solver::impl {
   Eigen::SimplicialLDLT<sparse> ldlt;
   bool factorised = false;
   cg_solver cg;
+  // Networks with coolant advection (microchannels): G + A is not symmetric, so LU, solved
+  // for the rise over ambient with the inflows' drive.
+  Eigen::SparseLU<sparse> lu;
+  bool advective = false;
+  Eigen::VectorXd inflow_heat, advection_sum;  // the drive is inflow_heat - T_amb advection_sum
 
   void factorise() {
     ldlt.compute(g);
@@ -51,6 +57,17 @@ steady_solver::steady_solver(const rc_network& net) : p_(std::make_unique<impl>(
   p_->g_amb.resize(net.size());
   for (std::size_t i = 0; i < net.size(); ++i) p_->g_amb[i] = net.ambient_conductance(i);
   if (net.size() == 0) return;
+  if (net.has_advection()) {
+    p_->advective = true;
+    p_->inflow_heat = detail::advection_drive(net, 0.0);
+    p_->advection_sum = p_->inflow_heat - detail::advection_drive(net, 1.0);
+    p_->g = detail::system_matrix(net);
+    p_->lu.compute(p_->g);
+    if (p_->lu.info() != Eigen::Success)
+      throw std::runtime_error("steady_state: LU factorisation of the network with coolant flow failed (" +
+                               p_->lu.lastErrorMessage() + ")");
+    return;
+  }
   p_->g = detail::conductance_matrix(net);
   if (p_->g.rows() < iterative_min_nodes) {
     p_->factorise();
@@ -75,6 +92,14 @@ std::vector<double> steady_solver::solve(const std::vector<double>& power_W, dou
   if (!std::isfinite(ambient_K)) throw std::invalid_argument("steady_state: ambient is not finite");
   if (n == 0) return {};
   const auto N = static_cast<Eigen::Index>(n);
+  if (p_->advective) {
+    const Eigen::VectorXd rhs = Eigen::Map<const Eigen::VectorXd>(power_W.data(), N) +
+                                p_->inflow_heat - ambient_K * p_->advection_sum;
+    const Eigen::VectorXd rise = p_->lu.solve(rhs);
+    std::vector<double> t(n);
+    for (std::size_t i = 0; i < n; ++i) t[i] = rise[static_cast<Eigen::Index>(i)] + ambient_K;
+    return t;
+  }
   if (p_->factorised) {
     // Ambient enters as g_amb * T_amb on the right-hand side.
     Eigen::VectorXd rhs(N);
