@@ -41,8 +41,20 @@ struct steady_solver::impl {
   // Networks with coolant advection (microchannels): G + A is not symmetric, so LU, solved
   // for the rise over ambient with the inflows' drive.
   Eigen::SparseLU<sparse> lu;
+  bool lu_done = false;
+  // From iterative_min_nodes on, BiCGSTAB preconditioned by an incomplete LU first.
+  Eigen::BiCGSTAB<sparse, Eigen::IncompleteLUT<double>> bicg;
+  bool iterative = false;
   bool advective = false;
   Eigen::VectorXd inflow_heat, advection_sum;  // the drive is inflow_heat - T_amb advection_sum
+
+  void factorise_lu() {
+    lu.compute(g);
+    if (lu.info() != Eigen::Success)
+      throw std::runtime_error("steady_state: LU factorisation of the network with coolant flow failed (" +
+                               lu.lastErrorMessage() + ")");
+    lu_done = true;
+  }
 
   void factorise() {
     ldlt.compute(g);
@@ -62,10 +74,14 @@ steady_solver::steady_solver(const rc_network& net) : p_(std::make_unique<impl>(
     p_->inflow_heat = detail::advection_drive(net, 0.0);
     p_->advection_sum = p_->inflow_heat - detail::advection_drive(net, 1.0);
     p_->g = detail::system_matrix(net);
-    p_->lu.compute(p_->g);
-    if (p_->lu.info() != Eigen::Success)
-      throw std::runtime_error("steady_state: LU factorisation of the network with coolant flow failed (" +
-                               p_->lu.lastErrorMessage() + ")");
+    if (p_->g.rows() < iterative_min_nodes) {
+      p_->factorise_lu();
+      return;
+    }
+    p_->iterative = true;
+    p_->bicg.setTolerance(cg_relative_residual);
+    p_->bicg.setMaxIterations(cg_max_iterations);
+    p_->bicg.compute(p_->g);
     return;
   }
   p_->g = detail::conductance_matrix(net);
@@ -95,7 +111,19 @@ std::vector<double> steady_solver::solve(const std::vector<double>& power_W, dou
   if (p_->advective) {
     const Eigen::VectorXd rhs = Eigen::Map<const Eigen::VectorXd>(power_W.data(), N) +
                                 p_->inflow_heat - ambient_K * p_->advection_sum;
-    const Eigen::VectorXd rise = p_->lu.solve(rhs);
+    Eigen::VectorXd rise;
+    bool done = false;
+    if (p_->iterative && !p_->lu_done) {
+      if (guess_K != nullptr && guess_K->size() == n)
+        rise = p_->bicg.solveWithGuess(rhs, Eigen::Map<const Eigen::VectorXd>(guess_K->data(), N).array() - ambient_K);
+      else
+        rise = p_->bicg.solve(rhs);
+      done = p_->bicg.info() == Eigen::Success;
+    }
+    if (!done) {
+      if (!p_->lu_done) p_->factorise_lu();
+      rise = p_->lu.solve(rhs);
+    }
     std::vector<double> t(n);
     for (std::size_t i = 0; i < n; ++i) t[i] = rise[static_cast<Eigen::Index>(i)] + ambient_K;
     return t;
