@@ -238,10 +238,9 @@ TEST_CASE("-use_microchannels 1: what it needs, and bad networks or parameters a
   const auto ptr = d.write("p.ptrace", "die\n1\n");
   const std::vector<std::string> base = {"-p", ptr, "-model_type", "grid", "-grid_rows", "3", "-grid_cols", "4",
                                          "-materials_file", d.path("m.materials")};
-  auto with = [&](std::vector<std::string> extra) {
-    std::vector<std::string> a = base;
-    a.insert(a.end(), extra.begin(), extra.end());
-    return run(a);
+  auto with = [&](std::vector<std::string> extra) {  // first occurrence wins: extra before base
+    extra.insert(extra.end(), base.begin(), base.end());
+    return run(extra);
   };
   const std::string ok = lcf("ok.csv");
   const result good = with({"-grid_layer_file", ok, "-detailed_3D", "on", "-use_microchannels", "1", "-steady_file",
