@@ -2,6 +2,7 @@
 // extrapolated implicit Euler.
 #include <Eigen/Dense>
 #include <Eigen/SparseCholesky>
+#include <Eigen/IterativeLinearSolvers>
 #include <Eigen/SparseLU>
 #include <algorithm>
 #include <array>
@@ -45,6 +46,11 @@ constexpr double be_fraction = 1e-2;
 // gains more than a digit per iteration.
 constexpr double iterative_dominance = 0.3;
 constexpr int cg_max_iterations = 60;
+// Non-symmetric (coolant) networks from this size: BiCGSTAB/ILUT instead of sparse LU, whose
+// factorisations cost most of a short run (measured on HotSpot's example 5, 10,647 nodes).
+constexpr Eigen::Index bicg_min_nodes = 2000;
+constexpr double bicg_tolerance = 1e-13;
+constexpr int bicg_max_iterations = 1000;
 constexpr double cg_tolerance_K = 1e-9;
 
 // One backward-Euler step size h: solves (C/h + G) T' = C/h T + drive. Normally by a sparse
@@ -60,6 +66,11 @@ struct be_factor {
   // Coolant advection makes C/h + G non-symmetric: LU instead (its solve allocates).
   Eigen::SparseLU<Eigen::SparseMatrix<double>> lu;
   bool use_lu = false;
+  // Large non-symmetric networks: BiCGSTAB with an incomplete LU, started from the current
+  // temperatures; LU (made then) when it does not converge.
+  Eigen::SparseMatrix<double> a_lu;
+  Eigen::BiCGSTAB<Eigen::SparseMatrix<double>, Eigen::IncompleteLUT<double>> bicg;
+  bool use_bicg = false;
   // Iterative mode: A = C/h + G applied through G; its inverse diagonal; CG work vectors.
   const Eigen::SparseMatrix<double>* g = nullptr;
   vec inv_diag;
@@ -79,11 +90,17 @@ struct be_factor {
       : h(step), use_lu(asymmetric) {
     c_over_h = cap / h;
     if (asymmetric) {
-      Eigen::SparseMatrix<double> a = gm;
-      a.diagonal() += c_over_h;
-      lu.compute(a);
-      if (lu.info() != Eigen::Success)
-        throw std::runtime_error("transient_solver: LU factorisation of C/h + G (with coolant flow) failed");
+      a_lu = gm;
+      a_lu.diagonal() += c_over_h;
+      if (a_lu.rows() >= bicg_min_nodes) {
+        use_bicg = true;
+        use_lu = false;
+        bicg.setTolerance(bicg_tolerance);
+        bicg.setMaxIterations(bicg_max_iterations);
+        bicg.compute(a_lu);
+        return;
+      }
+      factorise_lu();
       return;
     }
     if (allow_iterative && dominance(c_over_h, gm) <= iterative_dominance) {
@@ -103,10 +120,26 @@ struct be_factor {
     inv_d = ldlt.vectorD().cwiseInverse();  // vectorD() returns a copy: take it once
   }
 
+  void factorise_lu() {
+    lu.compute(a_lu);
+    if (lu.info() != Eigen::Success)
+      throw std::runtime_error("transient_solver: LU factorisation of C/h + G (with coolant flow) failed");
+    use_lu = true;
+    use_bicg = false;
+  }
+
   // temp <- (C/h + G)^-1 (C/h temp + drive), through preallocated rhs and work vectors.
   template <class V>
   void solve(V& temp, const vec& drive, vec& rhs, vec& work) const {
     rhs = c_over_h.cwiseProduct(temp) + drive;
+    if (use_bicg) {
+      work = bicg.solveWithGuess(rhs, temp);
+      if (bicg.info() == Eigen::Success) {
+        temp = work;
+        return;
+      }
+      const_cast<be_factor*>(this)->factorise_lu();
+    }
     if (use_lu) {
       work = lu.solve(rhs);
       temp = work;
