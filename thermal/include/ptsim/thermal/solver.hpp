@@ -97,7 +97,8 @@ class transient_solver {
   /// Backward Euler with `substeps` (>= 1) sub-steps per dt (see integration_method).
   transient_solver(const rc_network& net, double dt_s, int substeps, double ambient_K);
   /// Chooses the integration method. Throws std::invalid_argument for dt <= 0,
-  /// substeps < 1, a non-finite ambient or an empty network.
+  /// substeps < 1, a non-finite ambient, an empty network, or `exponential` on a network with
+  /// advection (microchannels; those solve by sparse LU, or BiCGSTAB/ILUT from 2000 nodes).
   transient_solver(const rc_network& net, double dt_s, int substeps, double ambient_K,
                    integration_method method);
   ~transient_solver();
