@@ -75,7 +75,9 @@ TEST_CASE("option catalogue") {
   REQUIRE(find_option("sampling_intvl") != nullptr);
   CHECK(find_option("sampling_intvl")->support == option_support::modelled);
   CHECK(find_option("lambdaW")->support == option_support::no_effect);
-  CHECK(find_option("use_microchannels")->support == option_support::unmodelled);
+  CHECK(find_option("use_microchannels")->support == option_support::modelled);
+  CHECK(find_option("coolant_material")->support == option_support::modelled);
+  CHECK(find_option("network_file")->support == option_support::no_effect);  // the layer file names networks
   CHECK(find_option("precision")->support == option_support::ptsim_only);
   CHECK(find_option("nonsense") == nullptr);
   CHECK(nearest_option("grid_row") == "grid_rows");

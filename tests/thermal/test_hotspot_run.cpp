@@ -130,10 +130,9 @@ TEST_CASE("init_temp start, HotSpot's default outputs, notes for unmodelled opti
   test::scratch_dir d("run_defaults");
   const auto flp = d.write("a.flp", "a\t0.002\t0.002\t0\t0\n");
   const auto ptr = d.write("a.ptrace", "a\n1\n");
-  const result r = run({"-f", flp, "-p", ptr, "-use_microchannels", "1", "-lambdaA", "2", "-grid_steady_file",
+  const result r = run({"-f", flp, "-p", ptr, "-lambdaA", "2", "-grid_steady_file",
                         d.path("gs"), "-steady_file", "stdout"});
   REQUIRE_MESSAGE(r.rc == 0, r.err);
-  CHECK(r.err.find("note: ignoring -use_microchannels 1") != std::string::npos);
   CHECK(r.err.find("ignoring -grid_steady_file because the grid model is not used") != std::string::npos);
   CHECK(r.err.find("lambdaA") == std::string::npos);  // no effect in HotSpot either: silent
   CHECK(r.out.find("a\t") == 0);                      // -steady_file stdout
@@ -224,4 +223,57 @@ TEST_CASE("layer configuration files: several layers, power per layer, HotSpot's
   const auto swapped = d.write("w.ptrace", "core m0 m1\n10 1 2\n");
   CHECK(run({"-p", swapped, "-grid_layer_file", lcf, "-model_type", "grid"}).err.find(
             "column 1 names block 'core', which is not in the floorplan of power layer 0") != std::string::npos);
+}
+
+TEST_CASE("-use_microchannels 1: what it needs, and bad networks or parameters as errors with file:line") {
+  test::scratch_dir d("run_micro");
+  d.write("top.flp", "die\t0.0008\t0.0006\t0\t0\n");
+  d.write("ok.csv", "0 0 0 0\n2 1 1 3\n0 0 0 0\n");
+  d.write("bad.csv", "0 0 0 0\n2 1 x 3\n0 0 0 0\n");
+  d.write("m.materials", "water\nfluid\n0.6\n4.2e6\n9e-4\nsilicon\nsolid\n130\n1.6e6\n");
+  auto lcf = [&](const std::string& network) {
+    return d.write(network + ".lcf", "0\nY\nY\n1.6e6\n0.0077\n50e-6\ntop.flp\n1\nY\nN\n1.6e6\n0.0077\n100e-6\n" +
+                                         network + "\n2\nY\nN\n1.6e6\n0.0077\n100e-6\ntop.flp\n");
+  };
+  const auto ptr = d.write("p.ptrace", "die\n1\n");
+  const std::vector<std::string> base = {"-p", ptr, "-model_type", "grid", "-grid_rows", "3", "-grid_cols", "4",
+                                         "-materials_file", d.path("m.materials")};
+  auto with = [&](std::vector<std::string> extra) {  // first occurrence wins: extra before base
+    extra.insert(extra.end(), base.begin(), base.end());
+    return run(extra);
+  };
+  const std::string ok = lcf("ok.csv");
+  const result good = with({"-grid_layer_file", ok, "-detailed_3D", "on", "-use_microchannels", "1", "-steady_file",
+                            "stdout", "-coolant_material", "water"});
+  REQUIRE_MESSAGE(good.rc == 0, good.err);
+  CHECK(good.out.find("layer_1_Cell_1_2\t") != std::string::npos);  // HotSpot's names for the channel cells
+  // The network's layer without the flag, the flag without detailed_3D: refused, as HotSpot.
+  const result no_flag = with({"-grid_layer_file", ok, "-detailed_3D", "on"});
+  CHECK(no_flag.rc == 2);
+  CHECK_MESSAGE(no_flag.err.find("is a microchannel network (.csv), which needs -use_microchannels 1") !=
+                    std::string::npos, no_flag.err);
+  const result no_3d = with({"-grid_layer_file", ok, "-use_microchannels", "1"});
+  CHECK(no_3d.rc == 2);
+  CHECK(no_3d.err.find("-use_microchannels 1 needs -model_type grid, -detailed_3D on") != std::string::npos);
+  const std::vector<std::string> micro = {"-detailed_3D", "on", "-use_microchannels", "1"};
+  auto micro_with = [&](const std::string& layers, std::vector<std::string> extra) {
+    extra.insert(extra.begin(), micro.begin(), micro.end());
+    extra.insert(extra.begin(), {"-grid_layer_file", layers});
+    return with(extra);
+  };
+  const result bad = micro_with(lcf("bad.csv"), {});
+  CHECK(bad.rc == 2);
+  CHECK_MESSAGE(bad.err.find("bad.csv:2:3: expected a cell type") != std::string::npos, bad.err);
+  const result rows = micro_with(ok, {"-grid_rows", "4"});
+  CHECK(rows.rc == 2);
+  CHECK(rows.err.find("ok.csv: expected 4 rows (-grid_rows), found 3") != std::string::npos);
+  const result solid = micro_with(ok, {"-coolant_material", "silicon"});
+  CHECK(solid.rc == 2);
+  CHECK(solid.err.find("-coolant_material names 'silicon', which is not a fluid") != std::string::npos);
+  const result htc = micro_with(ok, {"-htc", "0"});
+  CHECK(htc.rc == 2);
+  CHECK(htc.err.find("command line: -htc must be positive") != std::string::npos);
+  const result expo = micro_with(ok, {"-o", d.path("t"), "-solver", "exponential"});
+  CHECK(expo.rc == 2);
+  CHECK(expo.err.find("-solver exponential cannot integrate coolant flow") != std::string::npos);
 }

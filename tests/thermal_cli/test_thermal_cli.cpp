@@ -332,3 +332,56 @@ TEST_CASE("-package_model_used 1: r_convec from the sink and fan, steady tempera
   CHECK(bad.rc == 2);
   CHECK_MESSAGE(bad.err.find("bad.package:2: -motor_radius must be smaller than -fan_radius") != std::string::npos, bad.err);
 }
+
+namespace {
+
+// The numbers of a .ttrace after its header line.
+std::vector<double> ttrace_values(const std::string& text) {
+  std::istringstream in(text.substr(text.find('\n') + 1));
+  std::vector<double> v;
+  for (double x; in >> x;) v.push_back(x);
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("-use_microchannels 1: every node's steady temperature and the SuperLU build's transient as HotSpot 7's") {
+  // Inputs of our own; references from HotSpot 7 built from source (data/README.md).
+  workdir w("microchannels");
+  const std::string common = " -materials_file micro.materials -model_type grid -detailed_3D on -use_microchannels 1";
+  struct run_case {
+    const char* args;
+    const char* stem;
+    std::size_t lines;
+  };
+  // Lines: every block of every layer (a channel layer has one per cell), spreader and sink
+  // over the last layer's blocks, inode_0..11.
+  const run_case cases[] = {
+      {"-c micro.config -p micro.ptrace -grid_layer_file micro.lcf", "micro", 3 + 8 * 10 + 1 + 1 + 1 + 12},
+      {"-c micro2.config -p micro2.ptrace -grid_layer_file micro2.lcf", "micro2", 4 + 6 * 12 + 1 + 6 * 12 + 2 * 3 + 12},
+  };
+  for (const run_case& c : cases) {
+    CAPTURE(c.args);
+    const result r = w.ptsim(std::string("thermal ") + c.args + common + " -steady_file s.steady -o s.ttrace -solver superlu");
+    REQUIRE_MESSAGE(r.rc == 0, r.err);
+    CHECK(r.err.empty());
+    CHECK(count_lines(w.read("s.steady")) == c.lines);
+    // The same model: agreement to HotSpot's printed digits (measured 1e-6 K; the goal is 0.1 K).
+    CHECK(steady_gap(w.dir / "s.steady", w.dir / (std::string(c.stem) + ".hotspot.steady")) < 1e-4);
+    // -solver superlu integrates as that build (one backward-Euler step per row): same numbers.
+    const std::vector<double> ours = ttrace_values(w.read("s.ttrace"));
+    const std::vector<double> ref = ttrace_values(w.read(std::string(c.stem) + ".hotspot.ttrace"));
+    REQUIRE(ours.size() == ref.size());
+    for (std::size_t i = 0; i < ours.size(); ++i) CHECK(ours[i] == doctest::Approx(ref[i]).epsilon(1e-8));
+  }
+  // ptsim's default integrator is not first order: on micro's 2 ms rows it is 1.3 K from the
+  // SuperLU build's single step (and within 0.001 K of 4000 backward-Euler sub-steps).
+  const result def = w.ptsim("thermal -c micro.config -p micro.ptrace -grid_layer_file micro.lcf" + common + " -o d.ttrace");
+  REQUIRE_MESSAGE(def.rc == 0, def.err);
+  const result fine = w.ptsim("thermal -c micro.config -p micro.ptrace -grid_layer_file micro.lcf" + common +
+                              " -o f.ttrace -solver backward_euler -substeps 4000");
+  REQUIRE_MESSAGE(fine.rc == 0, fine.err);
+  const std::vector<double> d = ttrace_values(w.read("d.ttrace")), f = ttrace_values(w.read("f.ttrace"));
+  REQUIRE(d.size() == f.size());
+  for (std::size_t i = 0; i < d.size(); ++i) CHECK(std::abs(d[i] - f[i]) < 0.01);
+}

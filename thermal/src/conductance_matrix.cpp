@@ -25,6 +25,28 @@ Eigen::SparseMatrix<double> conductance_matrix(const rc_network& net) {
   return g;
 }
 
+Eigen::SparseMatrix<double> system_matrix(const rc_network& net) {
+  Eigen::SparseMatrix<double> g = conductance_matrix(net);
+  if (!net.has_advection()) return g;
+  const auto n = static_cast<Eigen::Index>(net.size());
+  std::vector<Eigen::Triplet<double>> entries;
+  entries.reserve(net.advections().size());
+  for (const auto& a : net.advections())
+    entries.emplace_back(static_cast<Eigen::Index>(a.row), static_cast<Eigen::Index>(a.col), a.g);
+  Eigen::SparseMatrix<double> adv(n, n);
+  adv.setFromTriplets(entries.begin(), entries.end());
+  g += adv;
+  g.makeCompressed();
+  return g;
+}
+
+Eigen::VectorXd advection_drive(const rc_network& net, double ambient_K) {
+  Eigen::VectorXd d = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(net.size()));
+  for (const auto& a : net.advections()) d[static_cast<Eigen::Index>(a.row)] -= a.g * ambient_K;
+  for (const auto& f : net.inflows()) d[static_cast<Eigen::Index>(f.node)] += f.rate * f.inlet_K;
+  return d;
+}
+
 void require_path_to_ambient(const rc_network& net) {
   // Union-find over the links; a component is grounded if any member has g_amb > 0.
   std::vector<std::size_t> parent(net.size());

@@ -10,6 +10,14 @@ namespace ptsim::thermal::detail {
 /// conductances plus its ambient conductance. Symmetric; compressed storage.
 Eigen::SparseMatrix<double> conductance_matrix(const rc_network& net);
 
+/// The system matrix: G plus the network's advection terms (not symmetric when it has any).
+Eigen::SparseMatrix<double> system_matrix(const rc_network& net);
+
+/// What the inflows add to the rise over ambient's right-hand side: per node, the inflow's
+/// c_v Q T_in minus T_amb times the row sum of the advection terms (the two cancel when the
+/// coolant enters at ambient). Zero without advection.
+Eigen::VectorXd advection_drive(const rc_network& net, double ambient_K);
+
 /// Throws std::invalid_argument naming a node that has no conductive path to ambient,
 /// which would make G singular.
 void require_path_to_ambient(const rc_network& net);

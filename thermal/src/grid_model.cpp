@@ -149,6 +149,25 @@ void check_grid_config(const grid_config& cfg) {
     throw std::invalid_argument("grid model: rows and cols must be positive");
   if (cfg.secondary && cfg.per_block_materials)
     throw std::invalid_argument("grid model: the secondary heat path is not modelled with per-block materials (detailed_3D)");
+  for (std::size_t k = 0; k < cfg.layers.size(); ++k) {
+    const grid_layer& l = cfg.layers[k];
+    if (!l.channels) continue;
+    const microchannel_network& n = l.channels->network;
+    if (!cfg.per_block_materials)
+      throw std::invalid_argument("grid model: microchannel layer '" + l.prefix +
+                                  "' needs per-block materials (HotSpot: -detailed_3D on)");
+    if (k == 0)
+      throw std::invalid_argument("grid model: microchannel layer '" + l.prefix +
+                                  "' cannot be the first layer (HotSpot takes the die's size from it and "
+                                  "links it asymmetrically)");
+    if (n.rows != cfg.rows || n.cols != cfg.cols || n.cells.size() != n.rows * n.cols)
+      throw std::invalid_argument("grid model: microchannel network " + n.source + " has " + std::to_string(n.rows) +
+                                  " x " + std::to_string(n.cols) + " cells, the grid " + std::to_string(cfg.rows) +
+                                  " x " + std::to_string(cfg.cols));
+    if (l.fp.size() != n.cells.size())
+      throw std::invalid_argument("grid model: microchannel layer '" + l.prefix +
+                                  "' needs one block per cell (microchannel_floorplan)");
+  }
   for (const grid_layer& l : cfg.layers) {
     if (l.fp.size() == 0) throw std::invalid_argument("grid model: a layer has no blocks");
     if (!(l.conductivity > 0) || !(l.heat_capacity > 0) || !(l.thickness > 0) ||
@@ -216,7 +235,22 @@ struct grid_cells {
   // detailed_3D: cells whose values come from their blocks (these conduct laterally even in a
   // layer without lateral flow, as HotSpot's per-cell resistances ignore that flag).
   std::vector<std::vector<char>> from_blocks;
+  // Microchannel layers: which cells hold coolant, and the coolant's heat transfer coefficient.
+  std::vector<std::vector<char>> fluid;
+  std::vector<double> htc;
 };
+
+// Microchannel layers' coolant cells.
+void mark_fluid(const grid_config& cfg, const grid_geometry& g, grid_cells& cells) {
+  cells.fluid.assign(g.nl, std::vector<char>(g.nrc, 0));
+  cells.htc.assign(g.nl, 0.0);
+  for (std::size_t l = 0; l < g.nd; ++l) {
+    if (!cfg.layers[l].channels) continue;
+    const microchannel_layer& ch = *cfg.layers[l].channels;
+    cells.htc[l] = ch.config.htc;
+    for (std::size_t c = 0; c < g.nrc; ++c) cells.fluid[l][c] = is_fluid(ch.network.cells[c]) ? 1 : 0;
+  }
+}
 
 double layer_k(const grid_config& cfg, const grid_geometry& g, std::size_t l) {
   return l < g.nd ? cfg.layers[l].conductivity : (l == g.nd ? cfg.package.k_spreader : cfg.package.k_sink);
@@ -305,16 +339,28 @@ void connect_cells(rc_network& net, const grid_config& cfg, const grid_geometry&
     const bool layer_lateral = l >= g.nd || cfg.layers[l].lateral;
     const auto& r = cells.rc[l];
     const auto& fb = cells.from_blocks[l];
+    const auto& fl = cells.fluid[l];
+    const double t = layer_t(cfg, g, l);
+    // Coolant to solid: the solid's half cell, then convection over the shared face.
+    auto film = [&](double half_r, double face) { return half_r + 1.0 / (cells.htc[l] * face); };
     for (std::size_t i = 0; i < rows; ++i) {
       for (std::size_t j = 0; j < cols; ++j) {
         const std::size_t c = i * cols + j, n = g.node(l, i, j);
         // Lateral: half a cell on each side of the shared face.
         if ((layer_lateral || (fb[c] && j + 1 < cols && fb[c + 1])) && j + 1 < cols) {
-          const double rr = swap ? (r[c].ry + r[c + 1].ry) / 2 : (r[c].rx + r[c + 1].rx) / 2;
+          double rr = swap ? (r[c].ry + r[c + 1].ry) / 2 : (r[c].rx + r[c + 1].rx) / 2;
+          if (fl[c] != fl[c + 1]) {
+            const std::size_t s = fl[c] ? c + 1 : c;
+            rr = film((swap ? r[s].ry : r[s].rx) / 2, g.ch * t);
+          }
           net.connect(n, n + 1, 1.0 / rr);
         }
         if ((layer_lateral || (fb[c] && i + 1 < rows && fb[c + cols])) && i + 1 < rows) {
-          const double rr = swap ? (r[c].rx + r[c + cols].rx) / 2 : (r[c].ry + r[c + cols].ry) / 2;
+          double rr = swap ? (r[c].rx + r[c + cols].rx) / 2 : (r[c].ry + r[c + cols].ry) / 2;
+          if (fl[c] != fl[c + cols]) {
+            const std::size_t s = fl[c] ? c + cols : c;
+            rr = film((swap ? r[s].rx : r[s].ry) / 2, g.cw * t);
+          }
           net.connect(n, n + cols, 1.0 / rr);
         }
         if (l + 1 == g.nl) {
@@ -324,8 +370,16 @@ void connect_cells(rc_network& net, const grid_config& cfg, const grid_geometry&
           net.connect(n, n + g.nrc, 1.0 / r[c].rz);
         } else {
           // detailed_3D: nodes at layer centres, except the top layer's (at its top).
-          const double below = cells.rc[l + 1][c].rz / 2;
-          net.connect(n, n + g.nrc, 1.0 / ((l == 0 ? r[c].rz : r[c].rz / 2) + below));
+          const double below = cells.rc[l + 1][c].rz / 2, here = l == 0 ? r[c].rz : r[c].rz / 2;
+          const bool f_here = fl[c] != 0, f_below = cells.fluid[l + 1][c] != 0;
+          if (f_here == f_below) {
+            net.connect(n, n + g.nrc, 1.0 / (here + below));
+          } else {
+            // Coolant to the solid above or below: the solid's part (the top layer's whole
+            // cell, as the top layer's node is at its top), then convection over the cell.
+            const double htc = f_here ? cells.htc[l] : cells.htc[l + 1];
+            net.connect(n, n + g.nrc, 1.0 / ((f_here ? below : here) + 1.0 / (htc * g.cell_area)));
+          }
         }
       }
     }
@@ -461,6 +515,7 @@ compact_model build_grid_model(const grid_config& cfg_in) {
     maps[l] = map_blocks(cfg.layers[l].fp, g.shift[l].first, g.shift[l].second, g.H, g.rows, g.cols, g.cw, g.ch);
 
   grid_cells cells = uniform_cells(cfg, g);
+  mark_fluid(cfg, g, cells);
   if (cfg.per_block_materials)
     for (std::size_t l = 0; l < g.nd; ++l)
       apply_block_materials(cfg.layers[l], g, maps[l], cells.rc[l], cells.from_blocks[l]);
@@ -475,6 +530,9 @@ compact_model build_grid_model(const grid_config& cfg_in) {
   const std::size_t pk = detail::add_package_nodes(m.net, cfg.package, rc);
   connect_cells(m.net, cfg, g, cells);
   connect_periphery(m.net, cfg, g, rc, pk);
+  for (std::size_t l = 0; l < g.nd; ++l)
+    if (cfg.layers[l].channels)
+      add_coolant_flow(m.net, g.node(l, 0, 0), *cfg.layers[l].channels, g.cw, g.ch, cfg.layers[l].thickness);
   if (cfg.secondary) {
     // The PCB (layer 0) convects from every cell: its area share of r_convec_sec.
     const double r_cell = cfg.secondary->r_convec_sec * cfg.secondary->s_pcb * cfg.secondary->s_pcb / g.cell_area;

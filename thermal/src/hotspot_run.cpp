@@ -16,6 +16,7 @@
 #include "ptsim/thermal/flp_format.hpp"
 #include "ptsim/thermal/lcf_format.hpp"
 #include "ptsim/thermal/leakage.hpp"
+#include "ptsim/thermal/microchannel.hpp"
 #include "ptsim/thermal/ptrace_format.hpp"
 #include "ptsim/thermal/solver.hpp"
 #include "ptsim/thermal/temperature_formats.hpp"
@@ -103,8 +104,32 @@ compact_model build_model(const hotspot_settings& s, std::ostream& err, floorpla
     // HotSpot names layer-file layers by their place in its stack, which the secondary
     // path's PCB, solder and substrate layers precede.
     const int first = s.secondary ? 3 : 0;
-    for (const lcf_layer& l : read_lcf(s.grid_layer_file, s.materials)) {
+    const std::vector<lcf_layer> lcf = read_lcf(s.grid_layer_file, s.materials);
+    // HotSpot takes a layer whose floorplan name contains ".csv" for a microchannel network.
+    auto is_network = [](const lcf_layer& l) { return l.floorplan_file.find(".csv") != std::string::npos; };
+    std::vector<std::size_t> network_layers;
+    for (const lcf_layer& l : lcf) {
       grid_layer g;
+      g.lateral = l.lateral;
+      g.power = l.power;
+      g.conductivity = l.conductivity_W_per_mK;
+      g.heat_capacity = l.heat_capacity_J_per_m3K;
+      g.thickness = l.thickness_m;
+      g.prefix = "layer_" + std::to_string(first + l.number) + "_";
+      if (is_network(l)) {
+        if (!s.microchannels)
+          throw input_error(l.source + ": layer " + std::to_string(l.number) + "'s floorplan " + l.floorplan_file +
+                            " is a microchannel network (.csv), which needs -use_microchannels 1 (as HotSpot)");
+        if (l.number == 0)
+          throw input_error(l.source + ": layer 0 cannot be a microchannel layer (HotSpot takes the die's size "
+                            "from layer 0)");
+        network_layers.push_back(cfg.layers.size());
+        g.channels = microchannel_layer{};
+        g.channels->network.source = l.floorplan_file;  // read once the die's size is known
+        g.channels->config = *s.microchannels;
+        cfg.layers.push_back(std::move(g));
+        continue;
+      }
       const fs::path file = lcf_relative(l.floorplan_file, s.grid_layer_file);
       flp_contents flp;
       try {
@@ -116,13 +141,23 @@ compact_model build_model(const hotspot_settings& s, std::ostream& err, floorpla
       warn_problems(flp.fp, file.string(), err);
       g.fp = std::move(flp.fp);
       g.materials = std::move(flp.materials);
-      g.lateral = l.lateral;
-      g.power = l.power;
-      g.conductivity = l.conductivity_W_per_mK;
-      g.heat_capacity = l.heat_capacity_J_per_m3K;
-      g.thickness = l.thickness_m;
-      g.prefix = "layer_" + std::to_string(first + l.number) + "_";
       cfg.layers.push_back(std::move(g));
+    }
+    if (s.microchannels && network_layers.empty())
+      err << "ptsim thermal: note: -use_microchannels 1, but no layer of " << s.grid_layer_file
+          << " is a network file (.csv): no coolant is modelled\n";
+    for (const std::size_t k : network_layers) {
+      grid_layer& g = cfg.layers[k];
+      const fs::path file = lcf_relative(g.channels->network.source, s.grid_layer_file);
+      try {
+        g.channels->network = read_microchannel_network(file, s.grid_rows, s.grid_cols);
+      } catch (const std::exception& e) {
+        throw input_error(std::string(e.what()) + " (microchannel network of layer " + g.prefix + ")");
+      }
+      const floorplan& die = cfg.layers[0].fp;
+      flp_contents flp = microchannel_floorplan(g.channels->network, g.channels->config, die.width(), die.height());
+      g.fp = std::move(flp.fp);
+      g.materials = std::move(flp.materials);
     }
   }
   if (!s.grid_layer_file.empty()) sink_fp = cfg.layers.back().fp;
@@ -222,6 +257,10 @@ std::vector<double> initial_temperatures(const compact_model& m, const hotspot_s
 }
 
 integration_method pick_method(const compact_model& m, const hotspot_settings& s) {
+  const bool advective = m.net.has_advection();
+  if (advective && s.solver == hotspot_solver::exponential)
+    throw input_error("-solver exponential cannot integrate coolant flow (microchannels make the network "
+                      "non-symmetric): use extrapolated_euler, backward_euler or superlu");
   switch (s.solver) {
     case hotspot_solver::exponential: return integration_method::exponential;
     case hotspot_solver::backward_euler: return integration_method::backward_euler;
@@ -232,7 +271,8 @@ integration_method pick_method(const compact_model& m, const hotspot_settings& s
     case hotspot_solver::automatic: break;
   }
   const std::size_t limit = m.grid_layers > 0 ? exponential_max_grid_nodes : exponential_max_block_nodes;
-  return m.net.size() <= limit ? integration_method::exponential : integration_method::extrapolated_euler;
+  return m.net.size() <= limit && !advective ? integration_method::exponential
+                                             : integration_method::extrapolated_euler;
 }
 
 // One `ptsim thermal` run: the model, the power trace, the transient state, then the steady

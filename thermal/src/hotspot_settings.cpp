@@ -227,10 +227,44 @@ void read_sink_fan(const hotspot_options& o, hotspot_settings& s) {
   s.sink_fan = c;
 }
 
-// What HotSpot would model but ptsim does not: said once each.
-void note_unmodelled(const hotspot_options& o, std::vector<std::string>& notes) {
-  if (flag(o, "use_microchannels"))
-    notes.push_back("ignoring -use_microchannels 1: microfluidic cooling is not modelled");
+// HotSpot's microchannel parameters (its microchannel_config_add_from_strs): numbers, then
+// -wall_material / -coolant_material from the materials file, which override them.
+void read_microchannels(const hotspot_options& o, hotspot_settings& s) {
+  if (!flag(o, "use_microchannels")) return;
+  if (!s.grid || !s.detailed_3d || s.grid_layer_file.empty())
+    bad(o, "use_microchannels",
+        "1 needs -model_type grid, -detailed_3D on and a -grid_layer_file (as HotSpot)");
+  microchannel_config c;
+  c.pumping_pressure_Pa = non_negative(o, "pumping_pressure", c.pumping_pressure_Pa);
+  c.pump_internal_res = non_negative(o, "pump_internal_res", c.pump_internal_res);
+  c.inlet_temperature_K = positive(o, "inlet_temperature", c.inlet_temperature_K);
+  c.coolant_capac = positive(o, "coolant_capac", c.coolant_capac);
+  c.coolant_res = positive(o, "coolant_res", c.coolant_res);
+  c.coolant_visc = positive(o, "coolant_visc", c.coolant_visc);
+  c.wall_capac = positive(o, "wall_capac", c.wall_capac);
+  c.wall_res = positive(o, "wall_res", c.wall_res);
+  c.htc = positive(o, "htc", c.htc);
+  auto material_of = [&](const char* option) -> const material* {
+    const option_value* v = o.find(option);
+    if (v == nullptr) return nullptr;
+    const material* m = s.materials.find(v->value);
+    if (m == nullptr)
+      throw std::runtime_error(v->origin + ": -" + option + " names material '" + v->value +
+                               "', which no -materials_file defines");
+    return m;
+  };
+  if (const material* m = material_of("wall_material")) {
+    c.wall_res = 1.0 / m->conductivity_W_per_mK;
+    c.wall_capac = m->heat_capacity_J_per_m3K;
+  }
+  if (const material* m = material_of("coolant_material")) {
+    if (!m->fluid || !(m->viscosity_Pa_s > 0))
+      bad(o, "coolant_material", "names '" + m->name + "', which is not a fluid with a viscosity in the materials file");
+    c.coolant_res = 1.0 / m->conductivity_W_per_mK;
+    c.coolant_capac = m->heat_capacity_J_per_m3K;
+    c.coolant_visc = m->viscosity_Pa_s;
+  }
+  s.microchannels = c;
 }
 
 // ptsim's own options (not HotSpot's).
@@ -261,7 +295,7 @@ hotspot_settings resolve_hotspot_settings(const hotspot_options& o, std::vector<
   read_grid(o, s, notes);
   read_secondary(o, s);
   read_sink_fan(o, s);
-  note_unmodelled(o, notes);
+  read_microchannels(o, s);
   read_solver(o, s);
   return s;
 }

@@ -47,6 +47,24 @@ void rc_network::connect_ambient(std::size_t a, double conductance_W_per_K) {
   g_amb_[a] += conductance_W_per_K;
 }
 
+void rc_network::add_advection(std::size_t row, std::size_t col, double coefficient_W_per_K) {
+  if (row >= size() || col >= size())
+    throw std::invalid_argument("rc_network: advection " + std::to_string(row) + " <- " + std::to_string(col) +
+                                " names a node beyond the " + std::to_string(size()) + " nodes");
+  if (!std::isfinite(coefficient_W_per_K))
+    throw std::invalid_argument("rc_network: advection coefficient at node '" + names_[row] + "' is not finite");
+  if (coefficient_W_per_K != 0) advection_.push_back({row, col, coefficient_W_per_K});
+}
+
+void rc_network::add_inflow(std::size_t a, double capacity_rate_W_per_K, double inlet_K) {
+  if (a >= size())
+    throw std::invalid_argument("rc_network: inflow at node " + std::to_string(a) + " beyond the " +
+                                std::to_string(size()) + " nodes");
+  if (!std::isfinite(capacity_rate_W_per_K) || !std::isfinite(inlet_K))
+    throw std::invalid_argument("rc_network: inflow at node '" + names_[a] + "' needs a finite rate and temperature");
+  if (capacity_rate_W_per_K != 0) inflow_.push_back({a, capacity_rate_W_per_K, inlet_K});
+}
+
 double rc_network::total_ambient_conductance() const {
   double sum = 0.0;
   for (double g : g_amb_) sum += g;

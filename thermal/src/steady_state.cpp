@@ -1,5 +1,6 @@
 #include <Eigen/IterativeLinearSolvers>
 #include <Eigen/SparseCholesky>
+#include <Eigen/SparseLU>
 #include <cmath>
 #include <stdexcept>
 
@@ -37,6 +38,23 @@ struct steady_solver::impl {
   Eigen::SimplicialLDLT<sparse> ldlt;
   bool factorised = false;
   cg_solver cg;
+  // Networks with coolant advection (microchannels): G + A is not symmetric, so LU, solved
+  // for the rise over ambient with the inflows' drive.
+  Eigen::SparseLU<sparse> lu;
+  bool lu_done = false;
+  // From iterative_min_nodes on, BiCGSTAB preconditioned by an incomplete LU first.
+  Eigen::BiCGSTAB<sparse, Eigen::IncompleteLUT<double>> bicg;
+  bool iterative = false;
+  bool advective = false;
+  Eigen::VectorXd inflow_heat, advection_sum;  // the drive is inflow_heat - T_amb advection_sum
+
+  void factorise_lu() {
+    lu.compute(g);
+    if (lu.info() != Eigen::Success)
+      throw std::runtime_error("steady_state: LU factorisation of the network with coolant flow failed (" +
+                               lu.lastErrorMessage() + ")");
+    lu_done = true;
+  }
 
   void factorise() {
     ldlt.compute(g);
@@ -51,6 +69,21 @@ steady_solver::steady_solver(const rc_network& net) : p_(std::make_unique<impl>(
   p_->g_amb.resize(net.size());
   for (std::size_t i = 0; i < net.size(); ++i) p_->g_amb[i] = net.ambient_conductance(i);
   if (net.size() == 0) return;
+  if (net.has_advection()) {
+    p_->advective = true;
+    p_->inflow_heat = detail::advection_drive(net, 0.0);
+    p_->advection_sum = p_->inflow_heat - detail::advection_drive(net, 1.0);
+    p_->g = detail::system_matrix(net);
+    if (p_->g.rows() < iterative_min_nodes) {
+      p_->factorise_lu();
+      return;
+    }
+    p_->iterative = true;
+    p_->bicg.setTolerance(cg_relative_residual);
+    p_->bicg.setMaxIterations(cg_max_iterations);
+    p_->bicg.compute(p_->g);
+    return;
+  }
   p_->g = detail::conductance_matrix(net);
   if (p_->g.rows() < iterative_min_nodes) {
     p_->factorise();
@@ -75,6 +108,26 @@ std::vector<double> steady_solver::solve(const std::vector<double>& power_W, dou
   if (!std::isfinite(ambient_K)) throw std::invalid_argument("steady_state: ambient is not finite");
   if (n == 0) return {};
   const auto N = static_cast<Eigen::Index>(n);
+  if (p_->advective) {
+    const Eigen::VectorXd rhs = Eigen::Map<const Eigen::VectorXd>(power_W.data(), N) +
+                                p_->inflow_heat - ambient_K * p_->advection_sum;
+    Eigen::VectorXd rise;
+    bool done = false;
+    if (p_->iterative && !p_->lu_done) {
+      if (guess_K != nullptr && guess_K->size() == n)
+        rise = p_->bicg.solveWithGuess(rhs, Eigen::Map<const Eigen::VectorXd>(guess_K->data(), N).array() - ambient_K);
+      else
+        rise = p_->bicg.solve(rhs);
+      done = p_->bicg.info() == Eigen::Success;
+    }
+    if (!done) {
+      if (!p_->lu_done) p_->factorise_lu();
+      rise = p_->lu.solve(rhs);
+    }
+    std::vector<double> t(n);
+    for (std::size_t i = 0; i < n; ++i) t[i] = rise[static_cast<Eigen::Index>(i)] + ambient_K;
+    return t;
+  }
   if (p_->factorised) {
     // Ambient enters as g_amb * T_amb on the right-hand side.
     Eigen::VectorXd rhs(N);

@@ -2,6 +2,8 @@
 // extrapolated implicit Euler.
 #include <Eigen/Dense>
 #include <Eigen/SparseCholesky>
+#include <Eigen/IterativeLinearSolvers>
+#include <Eigen/SparseLU>
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -44,6 +46,11 @@ constexpr double be_fraction = 1e-2;
 // gains more than a digit per iteration.
 constexpr double iterative_dominance = 0.3;
 constexpr int cg_max_iterations = 60;
+// Non-symmetric (coolant) networks from this size: BiCGSTAB/ILUT instead of sparse LU, whose
+// factorisations cost most of a short run (measured on HotSpot's example 5, 10,647 nodes).
+constexpr Eigen::Index bicg_min_nodes = 2000;
+constexpr double bicg_tolerance = 1e-13;
+constexpr int bicg_max_iterations = 1000;
 constexpr double cg_tolerance_K = 1e-9;
 
 // One backward-Euler step size h: solves (C/h + G) T' = C/h T + drive. Normally by a sparse
@@ -56,6 +63,14 @@ struct be_factor {
   double h = 0;
   vec c_over_h, inv_d;
   Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> ldlt;
+  // Coolant advection makes C/h + G non-symmetric: LU instead (its solve allocates).
+  Eigen::SparseLU<Eigen::SparseMatrix<double>> lu;
+  bool use_lu = false;
+  // Large non-symmetric networks: BiCGSTAB with an incomplete LU, started from the current
+  // temperatures; LU (made then) when it does not converge.
+  Eigen::SparseMatrix<double> a_lu;
+  Eigen::BiCGSTAB<Eigen::SparseMatrix<double>, Eigen::IncompleteLUT<double>> bicg;
+  bool use_bicg = false;
   // Iterative mode: A = C/h + G applied through G; its inverse diagonal; CG work vectors.
   const Eigen::SparseMatrix<double>* g = nullptr;
   vec inv_diag;
@@ -70,8 +85,24 @@ struct be_factor {
     return off.cwiseQuotient(diag).maxCoeff();
   }
 
-  be_factor(const vec& cap, const Eigen::SparseMatrix<double>& gm, double step, bool allow_iterative) : h(step) {
+  be_factor(const vec& cap, const Eigen::SparseMatrix<double>& gm, double step, bool allow_iterative,
+            bool asymmetric = false)
+      : h(step), use_lu(asymmetric) {
     c_over_h = cap / h;
+    if (asymmetric) {
+      a_lu = gm;
+      a_lu.diagonal() += c_over_h;
+      if (a_lu.rows() >= bicg_min_nodes) {
+        use_bicg = true;
+        use_lu = false;
+        bicg.setTolerance(bicg_tolerance);
+        bicg.setMaxIterations(bicg_max_iterations);
+        bicg.compute(a_lu);
+        return;
+      }
+      factorise_lu();
+      return;
+    }
     if (allow_iterative && dominance(c_over_h, gm) <= iterative_dominance) {
       g = &gm;
       inv_diag = (c_over_h + gm.diagonal()).cwiseInverse();
@@ -89,10 +120,31 @@ struct be_factor {
     inv_d = ldlt.vectorD().cwiseInverse();  // vectorD() returns a copy: take it once
   }
 
+  void factorise_lu() {
+    lu.compute(a_lu);
+    if (lu.info() != Eigen::Success)
+      throw std::runtime_error("transient_solver: LU factorisation of C/h + G (with coolant flow) failed");
+    use_lu = true;
+    use_bicg = false;
+  }
+
   // temp <- (C/h + G)^-1 (C/h temp + drive), through preallocated rhs and work vectors.
   template <class V>
   void solve(V& temp, const vec& drive, vec& rhs, vec& work) const {
     rhs = c_over_h.cwiseProduct(temp) + drive;
+    if (use_bicg) {
+      work = bicg.solveWithGuess(rhs, temp);
+      if (bicg.info() == Eigen::Success) {
+        temp = work;
+        return;
+      }
+      const_cast<be_factor*>(this)->factorise_lu();
+    }
+    if (use_lu) {
+      work = lu.solve(rhs);
+      temp = work;
+      return;
+    }
     if (g != nullptr) {
       solve_cg(temp, rhs);
       return;
@@ -148,6 +200,8 @@ struct transient_solver::impl {
   vec cap;                // heat capacities (J/K)
   vec g_amb;              // ambient conductance per node (W/K)
   vec drive;              // P for the current step (W)
+  vec advect;             // coolant inflows' drive (W; empty without advection)
+  bool asymmetric = false;
   vec theta;              // temperature rise over ambient (K): solving for it keeps rounding
                           // relative to the rise rather than to ~300 K
   vec t_start;            // temperatures before the step, restored when it diverges
@@ -225,7 +279,8 @@ struct transient_solver::impl {
     auto& f = factors[macro];
     for (int j = 0; j < (all ? 3 : 1); ++j)
       if (!f[static_cast<std::size_t>(j)])
-        f[static_cast<std::size_t>(j)] = std::make_unique<be_factor>(cap, g, dt / macro / (j + 1), tolerance > 0);
+        f[static_cast<std::size_t>(j)] =
+            std::make_unique<be_factor>(cap, g, dt / macro / (j + 1), tolerance > 0, asymmetric);
     return f;
   }
 
@@ -360,14 +415,22 @@ transient_solver::transient_solver(const rc_network& net, double dt_s, int subst
   s.t_start.resize(n);
   s.rhs.resize(n);
   s.work.resize(n);
-  s.g = detail::conductance_matrix(net);
+  s.g = detail::system_matrix(net);
+  s.asymmetric = net.has_advection();
+  if (s.asymmetric) {
+    if (method == integration_method::exponential)
+      throw std::invalid_argument(
+          "transient_solver: the exponential method needs a symmetric network; coolant advection "
+          "(microchannels) is not: use backward or extrapolated Euler");
+    s.advect = detail::advection_drive(net, ambient_K);
+  }
   switch (method) {
     case integration_method::exponential:
       s.setup_exponential();
       s.g.resize(0, 0);  // not needed any more
       break;
     case integration_method::backward_euler:
-      s.be = std::make_unique<be_factor>(s.cap, s.g, dt_s / substeps, false);
+      s.be = std::make_unique<be_factor>(s.cap, s.g, dt_s / substeps, false, s.asymmetric);
       s.g.resize(0, 0);
       break;
     case integration_method::extrapolated_euler:
@@ -408,6 +471,7 @@ void transient_solver::step(const double* power_W) {
   Eigen::Map<vec> temp(s.t.data(), n);
   // The network is linear in the rise over ambient: C dθ/dt = P - G θ, θ = T - T_amb.
   s.drive = Eigen::Map<const vec>(power_W, n);
+  if (s.asymmetric) s.drive += s.advect;
   s.t_start = temp;
   s.theta = temp.array() - s.ambient;
   const double energy_start = s.ambient_energy;

@@ -13,6 +13,7 @@
 #include "ptsim/thermal/compact_model.hpp"
 #include "ptsim/thermal/floorplan.hpp"
 #include "ptsim/thermal/flp_format.hpp"
+#include "ptsim/thermal/microchannel.hpp"
 #include "ptsim/thermal/package.hpp"
 #include "ptsim/thermal/secondary_path.hpp"
 
@@ -32,6 +33,12 @@ struct grid_layer {
   std::string prefix;            ///< probe names: prefix + block name ("", "iface_", "layer_2_")
   /// Optional per-block materials (same order as fp); used when grid_config::per_block_materials.
   std::vector<std::optional<block_material>> materials;
+  /// A microfluidic cooling layer (HotSpot's -use_microchannels 1): fp and materials must be
+  /// microchannel_floorplan(network, config, ...) over the die; needs per_block_materials and
+  /// a network of the grid's rows x cols; not the first layer. Coolant cells exchange heat
+  /// with neighbouring wall or solid cells through the config's htc (the solid's half cell
+  /// plus 1/(htc face area), as HotSpot) and carry heat by advection (add_coolant_flow).
+  std::optional<microchannel_layer> channels;
 };
 
 struct grid_config {

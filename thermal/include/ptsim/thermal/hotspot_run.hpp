@@ -43,6 +43,9 @@ struct hotspot_settings {
   /// -package_model_used 1: the sink and fan of -package_config_file. Forced convection sets
   /// package.r_convec once; natural convection recomputes it from the sink's temperature.
   std::optional<sink_fan_config> sink_fan;
+  /// -use_microchannels 1: layer-file layers whose floorplan is a .csv network are
+  /// microfluidic cooling layers with these parameters (-pumping_pressure, -coolant_material, ...).
+  std::optional<microchannel_config> microchannels;
   // ptsim's own options
   int decimals = 6;
   hotspot_solver solver = hotspot_solver::automatic;

@@ -25,11 +25,26 @@ class rc_network {
   /// Total conductance from the network to ambient (W/K).
   double total_ambient_conductance() const;
 
+  /// Heat carried by a moving coolant (microchannels): node `row`'s balance loses
+  /// coefficient * T_col (W; the coefficient may have either sign). Unlike links these are
+  /// not symmetric: the solvers then factorise with LU, and the exponential method refuses.
+  void add_advection(std::size_t row, std::size_t col, double coefficient_W_per_K);
+  /// Coolant entering at node a: its balance gains capacity_rate * inlet_K (W). The
+  /// advection terms of a conserving flow sum, per row, to the rate entering there.
+  void add_inflow(std::size_t a, double capacity_rate_W_per_K, double inlet_K);
+  struct advection { std::size_t row, col; double g; };
+  struct inflow { std::size_t node; double rate; double inlet_K; };
+  const std::vector<advection>& advections() const { return advection_; }
+  const std::vector<inflow>& inflows() const { return inflow_; }
+  bool has_advection() const { return !advection_.empty(); }
+
  private:
   std::vector<std::string> names_;
   std::vector<double> cap_;
   std::vector<double> g_amb_;
   std::vector<link> links_;
+  std::vector<advection> advection_;
+  std::vector<inflow> inflow_;
 };
 
 }  // namespace ptsim::thermal

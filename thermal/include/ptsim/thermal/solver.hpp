@@ -10,7 +10,8 @@
 
 namespace ptsim::thermal {
 
-/// Solves G T = P + g_amb * T_amb. power_W has one entry per node (zero for nodes
+/// Solves G T = P + g_amb * T_amb (with coolant advection A, (G + A) T = P + g_amb T_amb +
+/// inflow heat, by sparse LU). power_W has one entry per node (zero for nodes
 /// without a source). Returns node temperatures in kelvin. Solved as steady_solver does
 /// (sparse LDL^T, or CG on large networks): G is symmetric positive definite once every
 /// node reaches ambient.
@@ -96,7 +97,8 @@ class transient_solver {
   /// Backward Euler with `substeps` (>= 1) sub-steps per dt (see integration_method).
   transient_solver(const rc_network& net, double dt_s, int substeps, double ambient_K);
   /// Chooses the integration method. Throws std::invalid_argument for dt <= 0,
-  /// substeps < 1, a non-finite ambient or an empty network.
+  /// substeps < 1, a non-finite ambient, an empty network, or `exponential` on a network with
+  /// advection (microchannels; those solve by sparse LU, or BiCGSTAB/ILUT from 2000 nodes).
   transient_solver(const rc_network& net, double dt_s, int substeps, double ambient_K,
                    integration_method method);
   ~transient_solver();
@@ -118,6 +120,7 @@ class transient_solver {
   double dt() const;
   integration_method method() const;
   /// Heat that has left the network to ambient since construction (J), i.e. the integral
+  /// (not counting what a coolant carries away: networks with advection, microchannels)
   /// of sum_i g_amb,i (T_i - T_amb) dt. Backward Euler evaluates it with the end-of-sub-step
   /// temperatures, which makes sum_i C_i dT_i = int P dt - this hold exactly (to rounding);
   /// the exponential method integrates it exactly for its piecewise-constant power.
