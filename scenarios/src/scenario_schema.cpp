@@ -13,6 +13,8 @@ namespace ptsim::scenarios {
 namespace {
 
 std::vector<std::string> precision_names() { return {"fp32", "fp16", "bf16", "fp8", "int8"}; }
+// An LLM's weights may also be int4 (weight-only quantisation); operators never compute at it.
+std::vector<std::string> weight_precision_names() { return {"fp32", "fp16", "bf16", "fp8", "int8", "int4"}; }
 
 schema_ptr platform_schema() {
   auto opp = object("operating point: freq and volt, or the Linux device-tree form opp-hz and opp-microvolt",
@@ -177,7 +179,8 @@ schema_ptr workload_schema() {
                                                         "ffn, vocab)")),
        req("units", list_of(str("compute unit"), "units; consecutive runs of tensor_parallel form an instance")),
        opt("tensor_parallel", integer("ranks per instance (heads and FFN split, two all-reduces per layer)", "1", 1)),
-       opt("weights", enumeration(precision_names(), "weight precision (GEMMs run at it)", "bf16")),
+       opt("weights", enumeration(weight_precision_names(), "weight precision (GEMMs run at it; int4 is "
+                                   "weight-only, w4a16: 4-bit weights, 16-bit arithmetic)", "bf16")),
        opt("kv_precision", enumeration(precision_names(), "KV-cache precision", "bf16")),
        opt("max_batched_tokens", integer("tokens per iteration: prefill chunks and decodes", "8192", 1)),
        opt("chunked_prefill", boolean("split prompts to fill each iteration's token budget", "true")),

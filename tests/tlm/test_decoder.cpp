@@ -112,3 +112,36 @@ TEST_CASE("shapes that do not split over the ranks are rejected") {
   o.tensor_parallel = 3;
   CHECK_THROWS_AS(decoder_iteration(s, decoder_batch{}, o), std::invalid_argument);
 }
+
+TEST_CASE("w4a16: 4-bit weights halve the bytes read per decoded token, the GEMMs compute at 16 bits") {
+  const decoder_shape s = decoder_model("llama3_2_3b", {});
+  decoder_batch b;
+  b.decode_seqs = 1;
+  b.decode_context = 0;
+  b.logits_rows = 1;
+  decoder_options w4;
+  w4.weights = precision::int4;
+  w4.kv = precision::fp16;
+  decoder_options w8 = w4;
+  w8.weights = precision::int8;
+  // Llama 3.2 3B per layer: qkv 3072 x (24 + 2 x 8) x 128 = 15,728,640; o 24 x 128 x 3072 =
+  // 9,437,184; gate+up 2 x 8192 x 3072 = 50,331,648; down 8192 x 3072 = 25,165,824 ->
+  // 100,663,296 x 28 layers = 2,818,572,288; lm_head (tied) 128,256 x 3072 = 394,002,432.
+  const double gemm_w = 2'818'572'288.0 + 394'002'432.0;
+  const double norms = (2 * 28 + 1) * 3072 * 2.0;  // RMSNorm weights stay 16-bit
+  const op_graph g4 = decoder_iteration(s, b, w4), g8 = decoder_iteration(s, b, w8);
+  CHECK(sum_weights(g4) == near(gemm_w * 0.5 + norms));  // 1,606,637,568 B per token
+  CHECK(sum_weights(g8) == near(gemm_w * 1.0 + norms));
+  // The same arithmetic (2 ops per MAC), at the activations' precision for w4a16, at int8 for w8a8.
+  CHECK(sum_ops(g4, op_kind::gemm) == near(2 * gemm_w));
+  CHECK(sum_ops(g8, op_kind::gemm) == near(2 * gemm_w));
+  for (const auto& o : g4.ops)
+    if (o.kind == op_kind::gemm) CHECK(o.prec == precision::bf16);
+  for (const auto& o : g8.ops)
+    if (o.kind == op_kind::gemm) CHECK(o.prec == precision::int8);
+  CHECK(decoder_gemm_precision(precision::int4) == precision::bf16);
+  CHECK(decoder_gemm_precision(precision::fp8) == precision::fp8);
+  // Resident: layers + the one tied embedding table at 4 bits + norms.
+  CHECK(decoder_weight_bytes_per_rank(s, w4) == near(gemm_w * 0.5 + norms));
+  CHECK(element_bytes(parse_precision("int4")) == 0.5);
+}

@@ -11,6 +11,7 @@ const char* to_string(precision p) {
     case precision::bf16: return "bf16";
     case precision::fp8: return "fp8";
     case precision::int8: return "int8";
+    case precision::int4: return "int4";
   }
   return "?";
 }
@@ -21,7 +22,8 @@ precision parse_precision(const std::string& s) {
   if (s == "bf16") return precision::bf16;
   if (s == "fp8") return precision::fp8;
   if (s == "int8") return precision::int8;
-  throw std::invalid_argument("unknown precision '" + s + "' (expected fp32, fp16, bf16, fp8 or int8)");
+  if (s == "int4") return precision::int4;
+  throw std::invalid_argument("unknown precision '" + s + "' (expected fp32, fp16, bf16, fp8, int8 or int4)");
 }
 
 double element_bytes(precision p) {
@@ -31,6 +33,7 @@ double element_bytes(precision p) {
     case precision::bf16: return 2;
     case precision::fp8:
     case precision::int8: return 1;
+    case precision::int4: return 0.5;
   }
   return 4;
 }

@@ -30,6 +30,15 @@ op gemm_op(const std::string& name, double m, double n, double k, precision prec
   return o;
 }
 
+op weight_gemm_op(const std::string& name, double m, double n, double k, precision compute, precision act,
+                  precision weight) {
+  op o = gemm_op(name, m, n, k, compute, act, true);
+  const double b_bytes = k * n * element_bytes(weight);
+  o.bytes_read += b_bytes - o.weight_bytes;
+  o.weight_bytes = b_bytes;
+  return o;
+}
+
 op gemm_op(const std::string& name, double m, double n, double k, precision prec, bool weights) {
   return gemm_op(name, m, n, k, prec, prec, weights);
 }

@@ -29,6 +29,7 @@ double unit_peak_per_cycle(const compute_unit_config& u, const op& o) {
   const auto& table =
       (o.cls != op_class::tensor && !u.vector_ops_per_cycle.empty()) ? u.vector_ops_per_cycle : u.ops_per_cycle;
   static const std::vector<std::vector<precision>> ladder = {
+      {precision::int4, precision::int8, precision::fp8, precision::fp16, precision::bf16, precision::fp32},
       {precision::int8, precision::fp8, precision::fp16, precision::bf16, precision::fp32},
       {precision::fp8, precision::int8, precision::fp16, precision::bf16, precision::fp32},
       {precision::fp16, precision::bf16, precision::fp32},
@@ -300,9 +301,9 @@ void check_llm_stream(const stream_config& s, const topology& topo, problems& ou
     if (l.tensor_parallel > 1 && topo.unit(l.units[first]) && topo.fabric_of(n) != topo.fabric_of(l.units[first]))
       stage_at(-1, "llm", "'" + n + "' and '" + l.units[first] + "' are in one instance but their fabrics differ");
     op probe;
-    probe.prec = l.weights;
+    probe.prec = decoder_gemm_precision(l.weights);
     if (!unit_peak_per_cycle(*topo.unit(n), probe))
-      stage_at(-1, "llm", "'" + n + "' has no tensor throughput for " + to_string(l.weights));
+      stage_at(-1, "llm", "'" + n + "' has no tensor throughput for " + to_string(probe.prec));
   }
   if (!(l.kv_cache_bytes > 0)) {
     stage_at(-1, "llm", "no room for a KV cache: the weights fill the memory (or kv_cache is 0)");

@@ -19,12 +19,18 @@ precision activation_precision(precision weights) {
   return weights == precision::fp32 ? precision::fp32 : precision::bf16;
 }
 
+bool weight_only(precision weights) { return weights == precision::int4; }
+
 double kv_heads_per_rank(const decoder_shape& s, int tp) {
   // Fewer KV heads than ranks: each rank keeps a copy of the one its query heads use.
   return std::max(1.0, static_cast<double>(s.kv_heads) / tp);
 }
 
 }  // namespace
+
+precision decoder_gemm_precision(precision weights) {
+  return weight_only(weights) ? activation_precision(weights) : weights;
+}
 
 double decoder_shape::parameters() const {
   const double h = hidden, per_layer = h * (heads + 2.0 * kv_heads) * head_dim + heads * head_dim * h + 3.0 * h * ffn + 2 * h;
@@ -66,7 +72,7 @@ op_graph decoder_iteration(const decoder_shape& s, const decoder_batch& b, const
   if (!problem.empty()) throw std::invalid_argument(s.name + ": " + problem);
   const double tp = o.tensor_parallel, h = s.hidden, hd = s.head_dim;
   const double hpr = s.heads / tp, kvpr = kv_heads_per_rank(s, o.tensor_parallel);
-  const precision w = o.weights, act = activation_precision(w);
+  const precision w = o.weights, act = activation_precision(w), mm = decoder_gemm_precision(w);
   const double act_eb = element_bytes(act);
   const double T = b.new_tokens();
   // A norm over `rows` rows of the hidden size (the shape a measured profile is keyed on).
@@ -79,7 +85,7 @@ op_graph decoder_iteration(const decoder_shape& s, const decoder_batch& b, const
 
   op_graph g;
   g.name = s.name;
-  g.prec = w;
+  g.prec = mm;
   if (!(T > 0)) return g;
   g.ops.push_back(embedding_op("embedding", T, h, act));
 
@@ -89,23 +95,23 @@ op_graph decoder_iteration(const decoder_shape& s, const decoder_batch& b, const
     const double n = s.layers / groups + (gi < s.layers % groups ? 1 : 0);
     auto add = [&](op x) { g.ops.push_back(fold(x, n)); };
     add(norm("attn_norm", T, 2));
-    add(gemm_op("qkv_proj", T, (hpr + 2 * kvpr) * hd, h, w, act, true));
+    add(weight_gemm_op("qkv_proj", T, (hpr + 2 * kvpr) * hd, h, mm, act, w));
     op attn = attention_op("attention", T, b.prefill_attended + b.decode_context, b.prefill_kv_read + b.decode_context,
                            hpr, kvpr, hd, act, o.kv);
     attn.bytes_written += T * 2 * kvpr * hd * element_bytes(o.kv);  // the new tokens' K and V
     add(attn);
-    add(gemm_op("o_proj", T, h, hpr * hd, w, act, true));
+    add(weight_gemm_op("o_proj", T, h, hpr * hd, mm, act, w));
     if (o.tensor_parallel > 1) add(collective_op("attn_all_reduce", collective_kind::all_reduce, T * h * act_eb, act));
     add(norm("ffn_norm", T, 2));
-    add(gemm_op("gate_up_proj", T, 2 * s.ffn / tp, h, w, act, true));
+    add(weight_gemm_op("gate_up_proj", T, 2 * s.ffn / tp, h, mm, act, w));
     add(elementwise_op("silu_mul", T * s.ffn / tp, 5, 2, act));
-    add(gemm_op("down_proj", T, h, s.ffn / tp, w, act, true));
+    add(weight_gemm_op("down_proj", T, h, s.ffn / tp, mm, act, w));
     if (o.tensor_parallel > 1) add(collective_op("ffn_all_reduce", collective_kind::all_reduce, T * h * act_eb, act));
   }
   const double rows = b.logits_rows;
   if (rows > 0) {
     g.ops.push_back(norm("final_norm", rows, 1));
-    g.ops.push_back(gemm_op("lm_head", rows, s.vocab / tp, h, w, act, true));
+    g.ops.push_back(weight_gemm_op("lm_head", rows, s.vocab / tp, h, mm, act, w));
     if (o.tensor_parallel > 1)
       g.ops.push_back(collective_op("logits_all_gather", collective_kind::all_gather, rows * s.vocab / tp * act_eb, act));
     g.ops.push_back(elementwise_op("sample", rows * s.vocab / tp, 5, 1, act));

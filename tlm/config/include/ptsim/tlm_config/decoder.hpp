@@ -38,7 +38,7 @@ struct decoder_batch {
 
 struct decoder_options {
   int tensor_parallel = 1;
-  precision weights = precision::bf16;  ///< weight precision: the GEMMs run at this precision
+  precision weights = precision::bf16;  ///< weight precision: the GEMMs run at decoder_gemm_precision(weights)
   precision kv = precision::bf16;       ///< KV-cache precision
   /// The layers run as this many groups of folded operators (each op of a group stands for
   /// layers/groups kernels). 1 is fastest to simulate; more interleaves compute- and
@@ -50,6 +50,11 @@ struct decoder_options {
 /// Operators of one iteration on one tensor-parallel rank (every rank runs the same).
 /// Throws std::invalid_argument for shapes that do not split over the ranks.
 op_graph decoder_iteration(const decoder_shape& s, const decoder_batch& b, const decoder_options& o);
+
+/// The precision a decoder's GEMMs compute at: the weights' own (w8a8, fp8, bf16), except
+/// for a weight-only format (int4 = w4a16), whose weights are dequantised to the 16-bit
+/// activations and multiplied at their precision.
+precision decoder_gemm_precision(precision weights);
 
 /// Weight bytes each rank holds.
 double decoder_weight_bytes_per_rank(const decoder_shape& s, const decoder_options& o);

@@ -7,11 +7,14 @@
 
 namespace ptsim::tlm_config {
 
-enum class precision { fp32, fp16, bf16, fp8, int8 };
+/// int4 is a weight-only format (w4a16: 4-bit weights read from memory, dequantised on the
+/// fly; the arithmetic runs at the 16-bit activation precision): decoder GEMMs take their
+/// weight bytes from it and their compute rate from decoder_gemm_precision().
+enum class precision { fp32, fp16, bf16, fp8, int8, int4 };
 const char* to_string(precision p);
-/// Parses "fp32", "fp16", "bf16", "fp8", "int8"; throws std::invalid_argument otherwise.
+/// Parses "fp32", "fp16", "bf16", "fp8", "int8", "int4"; throws std::invalid_argument otherwise.
 precision parse_precision(const std::string& s);
-/// Bytes per element.
+/// Bytes per element (int4: 0.5, two weights per byte).
 double element_bytes(precision p);
 
 /// Which execution resource an operator mostly uses: tensor operators run on the MAC

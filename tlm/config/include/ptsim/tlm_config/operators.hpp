@@ -12,6 +12,10 @@ namespace ptsim::tlm_config {
 /// resident parameter (counted in weight_bytes); activations are `act` precision.
 op gemm_op(const std::string& name, double m, double n, double k, precision prec, bool weights = true);
 op gemm_op(const std::string& name, double m, double n, double k, precision prec, precision act, bool weights);
+/// A GEMM against resident weights stored at `weight` (their bytes) that computes at
+/// `compute` (its peak rate) on activations at `act`: weight-only quantisation (w4a16).
+op weight_gemm_op(const std::string& name, double m, double n, double k, precision compute, precision act,
+                  precision weight);
 
 /// Scaled-dot-product attention of `queries` query tokens per head over `attended` keys
 /// summed over queries (so ops = 4 * attended * head_dim * heads: QK^T and PV), reading
