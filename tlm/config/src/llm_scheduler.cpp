@@ -96,6 +96,7 @@ bool llm_scheduler::next(double now_s, decoder_batch& out) {
         work_.push_back({i, 0});
       }
   } else {
+    const std::int64_t preemptions_before = preemptions_;
     // Decode steps first: every sequence past its prefill generates one token.
     int budget = lim_.max_batched_tokens;
     // (Paged: one more token each; a sequence with no room preempts the most recently
@@ -107,10 +108,13 @@ bool llm_scheduler::next(double now_s, decoder_batch& out) {
         --budget;
       }
     // Then prompt chunks: admitted sequences in order, then new admissions (paged: up to
-    // the free room; no preemption for a prompt).
+    // the free room; no preemption for a prompt, and no admission in an iteration that
+    // preempted, as vLLM's scheduler does: `if not preempted_reqs`, vllm/v1/core/sched/
+    // scheduler.py; else the newcomers would be the next ones preempted).
+    const bool preempted = preemptions_ > preemptions_before;
     for (std::size_t i = 0; budget > 0; ++i) {
       if (i == running_.size()) {
-        const llm_sequence* head = waiting_.empty() ? nullptr : &waiting_.front();
+        const llm_sequence* head = waiting_.empty() || preempted ? nullptr : &waiting_.front();
         if (!head || !admit_one(std::min(head->prefill_target(), budget))) break;
       }
       llm_sequence& s = running_[i];
