@@ -194,6 +194,8 @@ void resolve_llm(const view& l, const view& stream, const scenario& sc, tlm_conf
   c.max_batched_tokens = static_cast<int>(l.integer("max_batched_tokens"));
   c.chunked_prefill = l.boolean("chunked_prefill");
   c.kv_cache_bytes = l.has("kv_cache") ? l.si("kv_cache") : 0;
+  c.kv_paged = l.str("kv_allocation") == "paged";
+  c.kv_block_tokens = static_cast<int>(l.integer("kv_block"));
   c.layer_groups = static_cast<int>(l.integer("layer_groups"));
   c.fusion = fusion_of(l, sc, c.units.empty() ? std::string() : c.units.front());
   c.prompt_tokens = resolve_tokens(l, "prompt_tokens", 128);

@@ -187,6 +187,14 @@ schema_ptr workload_schema() {
        opt("kv_cache", quantity(dims::bytes(), "KV-cache bytes per rank (default: memory_utilization of the memory "
                                 "less the weights)")),
        opt("memory_utilization", share("share of the memory the weights and KV cache may use", "0.9")),
+       opt("kv_allocation",
+           enumeration({"reserve", "paged"},
+                       "reserve: a sequence is admitted only when its whole KV footprint (prompt + output) fits, "
+                       "never evicted (TensorRT-LLM's guaranteed-no-evict); paged: KV blocks as tokens are written, "
+                       "admitted when its next prompt chunk fits, the most recently admitted preempted and later "
+                       "recomputed when a running sequence finds no free block (vLLM)",
+                       "reserve")),
+       opt("kv_block", integer("paged: tokens per KV-cache block (vLLM's default block_size)", "16", 1)),
        opt("layer_groups", integer("layers simulated as this many folded groups (1: fastest)", "1", 1)),
        opt("fusion", enumeration(tlm_config::fusion_rule_names(), "operator fusion rule set (default: its first unit's)")),
        opt("prompt_tokens", token_range_schema("prompt tokens per request", "128")),

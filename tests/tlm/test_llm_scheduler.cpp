@@ -114,3 +114,75 @@ TEST_CASE("without chunking, whole prompts go first in iterations of their own")
   REQUIRE(s.next(2, b));
   CHECK(b.decode_seqs == 2);
 }
+
+TEST_CASE("paged KV cache: blocks as tokens are written, the newest preempted and recomputed") {
+  llm_limits lim;
+  lim.max_batch = 8;
+  lim.max_batched_tokens = 100;
+  lim.kv_capacity_tokens = 64;  // four blocks of 16
+  lim.paged = true;
+  lim.kv_block_tokens = 16;
+  llm_scheduler s(lim);
+  s.enqueue(seq(0, 30, 10));
+  s.enqueue(seq(1, 30, 10));
+  decoder_batch b;
+  // Iteration 1: both prompts (30 tokens = two blocks each): the cache is full.
+  REQUIRE(s.next(0, b));
+  CHECK(b.prefill_tokens == 60);
+  CHECK(s.running() == 2);
+  CHECK(s.kv_reserved_tokens() == 64);
+  CHECK(s.complete(1).empty());
+  // Iterations 2-3: tokens 31 and 32 of each fit in their second block.
+  for (int t = 1; t < 3; ++t) {
+    REQUIRE(s.next(t, b));
+    CHECK(b.decode_seqs == 2);
+    CHECK(b.decode_context == near(2 * (30 + t)));  // token t's KV written, 30 + t keys
+    CHECK(s.complete(t + 1).empty());
+  }
+  CHECK(s.kv_reserved_tokens() == 64);
+  // Iteration 4: seq0's 33rd token needs a third block: seq1 (admitted last) is preempted,
+  // its two blocks freed; it cannot come back (33 tokens to recompute = 3 blocks, 2 free).
+  REQUIRE(s.next(3, b));
+  CHECK(s.preemptions() == 1);
+  CHECK(b.decode_seqs == 1);
+  CHECK(b.decode_context == near(33));
+  CHECK(b.prefill_tokens == 0);
+  CHECK(s.running() == 1);
+  CHECK(s.waiting() == 1);
+  CHECK(s.kv_reserved_tokens() == 48);
+  CHECK(s.complete(4).empty());
+  // Iterations 5-10: seq0 alone until its 10th token; then its blocks are free.
+  for (int t = 4; t < 9; ++t) {
+    REQUIRE(s.next(t, b));
+    CHECK(b.decode_seqs == 1);
+    CHECK(b.prefill_tokens == 0);
+    CHECK(s.complete(t + 1).empty());
+  }
+  REQUIRE(s.next(9, b));
+  const auto done = s.complete(10);
+  REQUIRE(done.size() == 1);
+  CHECK(done.front().generated == 10);
+  CHECK(s.kv_reserved_tokens() == 0);
+  // Iteration 11: seq1 returns and prefills its prompt and its 3 tokens again (33, causal),
+  // which gives its 4th token; its first token stays the one of iteration 1.
+  REQUIRE(s.next(10, b));
+  CHECK(b.prefill_tokens == 33);
+  CHECK(b.prefill_attended == near(33 * 34 / 2.0));
+  CHECK(b.logits_rows == 1);
+  CHECK(s.kv_reserved_tokens() == 48);
+  CHECK(s.complete(11).empty());
+  REQUIRE(s.next(11, b));
+  CHECK(b.decode_context == near(30 + 4));  // its 4th token's KV written: 34 keys
+  for (int t = 12; t < 18; ++t) {
+    const auto d = s.complete(t);
+    if (!d.empty()) {
+      CHECK(d.front().id == 1);
+      CHECK(d.front().generated == 10);
+      CHECK(d.front().first_token_s == 1);
+      CHECK(d.front().preemptions == 1);
+      CHECK(t == 17);  // tokens 5..10 in iterations 12-17
+      break;
+    }
+    REQUIRE(s.next(t, b));
+  }
+}

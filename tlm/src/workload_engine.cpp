@@ -111,6 +111,8 @@ workload_engine::workload_engine(sc_core::sc_module_name name, const workload_co
       lim.max_batched_tokens = l.max_batched_tokens;
       lim.chunked_prefill = l.chunked_prefill;
       lim.continuous = s.batching.kind != batching_kind::static_batch;
+      lim.paged = l.kv_paged;
+      lim.kv_block_tokens = l.kv_block_tokens;
       lim.kv_capacity_tokens = l.kv_cache_bytes / decoder_kv_bytes_per_token_per_rank(l.shape, raw->llm_opts);
       for (std::size_t i = 0; i + l.tensor_parallel <= l.units.size(); i += l.tensor_parallel) {
         auto inst = std::make_unique<llm_instance>();

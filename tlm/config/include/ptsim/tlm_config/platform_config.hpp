@@ -184,6 +184,8 @@ struct llm_config {
   int max_batched_tokens = 8192;   ///< tokens per iteration (prefill chunks + decodes)
   bool chunked_prefill = true;
   double kv_cache_bytes = 0;       ///< per rank; resolved from memory capacity when 0
+  bool kv_paged = false;           ///< KV blocks as tokens are written, preemption (else whole footprint reserved)
+  int kv_block_tokens = 16;        ///< paged: tokens per block
   int layer_groups = 1;            ///< layers simulated as this many folded groups
   fusion_rules fusion = fusion_rules::eager;  ///< the iteration's kernels (default: its first unit's)
   token_range prompt_tokens{128, 128}, output_tokens{128, 128};
