@@ -92,6 +92,8 @@ TEST_CASE("a 150 W board limit on every GPU (wildcard) holds each GPU's 100 ms a
         e.message.find("limit 150 W") != std::string::npos)
       named = true;
   CHECK(named);
+  // 150 W is reachable: no warning that the limit cannot be held.
+  for (const auto& e : fl.events()) CHECK(e.message.find("cannot be held") == std::string::npos);
   CHECK(fl.summary().metrics.at("throttled_fraction_power").value > 0.5);
   CHECK(ff.summary().metrics.at("throttled_fraction_power").value == 0.0);
 }
@@ -121,6 +123,30 @@ TEST_CASE("a locked clock runs at exactly that OPP; a power limit below it still
   // The other GPUs have no limit: their schedutil keeps them fast.
   const auto hz1 = frequency(f, "gpu1");
   CHECK(*std::max_element(hz1.begin(), hz1.end()) > 1800e6);
+}
+
+TEST_CASE("a board limit below the lowest clock's draw: the clock sits at the floor and the run says the limit cannot be held") {
+  // An H100 idles at ~77 W at 345 MHz (README, GPU presets) before its HBM and links: an 80 W
+  // board limit cannot be met, as an A40's 100 W could not in Zeus's sweep (120.7 W measured).
+  scratch s("floor");
+  const result r = run_ptsim(s.dir, base + " --set 'policy.limits.gpu0.power=80 W' -o floor.h5");
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  result_reader f(s.dir / "floor.h5");
+  const auto hz = frequency(f, "gpu0");
+  for (std::size_t t = 10; t < hz.size(); ++t) CHECK(hz[t] == doctest::Approx(345e6));
+  const auto b = board_W(f, 0);
+  double sum = 0;
+  for (std::size_t t = 10; t < b.size(); ++t) sum += b[t];
+  CHECK(sum / static_cast<double>(b.size() - 10) > 80.0);
+  int said = 0;
+  for (const auto& e : f.events())
+    if (e.kind == "warning" && e.source == "gpu0" &&
+        e.message.find("board power limit 80 W cannot be held: at the lowest clock (345 MHz) the board averages ") == 0) {
+      ++said;
+      CHECK(e.value > 80.0);
+      CHECK(e.time_s >= 0.1);  // after a whole 100 ms window at the floor
+    }
+  CHECK(said == 1);
 }
 
 TEST_CASE("limits outside the device's range: exit 2, the range named, no file") {
