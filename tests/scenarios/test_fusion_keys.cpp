@@ -60,3 +60,28 @@ TEST_CASE("an llm stream runs its units' fusion rule set unless it names its own
   ps::load_options o = with_sets({"workload.streams.chat.llm.fusion=none"});
   CHECK(ps::load_scenario_file(path, o).workload.streams.at(0).llm.fusion == ptsim::tlm_config::fusion_rules::none);
 }
+
+TEST_CASE("op_efficiency per kind and precision (gemm_fp8): read beside the kind's own; a bad suffix is an error") {
+  const auto sc = ps::load_scenario_text(default_text(), "test.yaml",
+                                         with_sets({"platform.components.npu.op_efficiency.gemm=0.7",
+                                                    "platform.components.npu.op_efficiency.gemm_int8=0.4"}));
+  using ptsim::tlm_config::op_kind;
+  using ptsim::tlm_config::precision;
+  int found = 0;
+  for (const auto& u : sc.platform.units)
+    if (u.name == "npu") {
+      ++found;
+      CHECK(u.op_efficiency.at(op_kind::gemm) == 0.7);
+      CHECK(u.op_precision_efficiency.at({op_kind::gemm, precision::int8}) == 0.4);
+      CHECK(u.op_precision_efficiency.count({op_kind::gemm, precision::fp16}) == 0);
+    }
+  CHECK(found == 1);
+  for (const char* key : {"gemm_fp9", "gather_fp8", "fp8"}) {
+    CAPTURE(key);
+    const std::string path = std::string("platform.components.npu.op_efficiency.") + key;
+    const auto ds = load_errors(default_text(), with_sets({(path + "=0.5").c_str()}));
+    REQUIRE(ds.size() == 1);
+    CHECK_MESSAGE(ds[0].to_string().find("such as gemm_fp8, found '" + std::string(key) + "'") != std::string::npos,
+                  ds[0].to_string());
+  }
+}

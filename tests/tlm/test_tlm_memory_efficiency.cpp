@@ -52,3 +52,4 @@ TEST_CASE("an operator kind at memory efficiency 0.5 takes twice the memory time
   CHECK(n.bytes_read == near(2 * read_B));
   CHECK(n.bytes_written == near(2 * written_B));
 }
+

@@ -47,7 +47,8 @@ std::vector<field> compute_fields(const compute_defaults& d, std::vector<field> 
       opt("vector_efficiency", share("share of peak reached by vector/elementwise operators", d.vector_efficiency)),
       opt("op_efficiency", map_of(share("share of peak"),
                                   "share of peak per operator kind (gemm, conv, attention, elementwise, norm, "
-                                  "embedding, pool, other), overriding efficiency and vector_efficiency")),
+                                  "embedding, pool, other), overriding efficiency and vector_efficiency; "
+                                  "KIND_PRECISION (e.g. gemm_fp8) for that kind at one precision only")),
       opt("memory_efficiency",
           map_of(share("share of the memory's reachable bandwidth"),
                  "share of the memory's reachable bandwidth per operator kind (e.g. attention: paged KV-cache "
@@ -201,10 +202,21 @@ void resolve_compute(const std::string& name, const std::string& kind, const com
   u.efficiency = c.num("efficiency");
   u.vector_efficiency = c.num("vector_efficiency");
   for (const auto& [k, v] : c.at("op_efficiency").entries()) {
+    const double share = std::strtod(v.scalar().c_str(), nullptr);
     try {
-      u.op_efficiency[tlm_config::parse_op_kind(k)] = std::strtod(v.scalar().c_str(), nullptr);
-    } catch (const std::invalid_argument& e) {
-      v.fail(e.what());
+      u.op_efficiency[tlm_config::parse_op_kind(k)] = share;
+      continue;
+    } catch (const std::invalid_argument&) {
+    }
+    // `gemm_fp8`: a kind at one precision (no kind name has an underscore).
+    const auto cut = k.rfind('_');
+    try {
+      if (cut == std::string::npos) throw std::invalid_argument("");
+      u.op_precision_efficiency[{tlm_config::parse_op_kind(k.substr(0, cut)),
+                                 tlm_config::parse_precision(k.substr(cut + 1))}] = share;
+    } catch (const std::invalid_argument&) {
+      v.fail("op_efficiency: expected an operator kind (gemm, conv, attention, elementwise, norm, embedding, pool, "
+             "other), or one with a precision (fp32, fp16, bf16, fp8, int8, int4) such as gemm_fp8, found '" + k + "'");
     }
   }
   for (const auto& [k, v] : c.at("memory_efficiency").entries()) {

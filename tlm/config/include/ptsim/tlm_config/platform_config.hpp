@@ -5,6 +5,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ptsim/tlm_config/cpu_scheduler.hpp"
@@ -49,6 +50,9 @@ struct compute_unit_config {
   double efficiency = 0.7;         ///< share of peak for tensor operators
   double vector_efficiency = 0.25; ///< share of peak for vector/scalar operators
   std::map<op_kind, double> op_efficiency;  ///< per operator kind, overriding the two above
+  /// Per operator kind at one arithmetic precision (`gemm_fp8`), overriding op_efficiency
+  /// there: FP8 tensor cores reach a smaller share of their doubled peak than 16-bit ones.
+  std::map<std::pair<op_kind, precision>, double> op_precision_efficiency;
   /// Share of the memory's reachable bandwidth an operator kind's access pattern reaches
   /// (paged KV-cache gathers in attention, embedding gathers); absent: 1.
   std::map<op_kind, double> memory_efficiency;
