@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 
@@ -55,6 +56,23 @@ TEST_CASE("validate still names file:line:column for every kind of mistake") {
   CHECK_MESSAGE(opp.err.find("opp.yaml:" + std::to_string(line) + ":" + std::to_string(column) +
                              ": platform.domains.little.opps[1].freq: bad unit 'MHzz'") != std::string::npos,
                 opp.err);
+
+  // Many files in one process: the front end's allocation arena (one huge page) fills up
+  // and the rest comes from malloc; every file is still checked.
+  std::string all;
+  int files = 0;
+  for (const auto& e : std::filesystem::directory_iterator(PTSIM_SOURCE_DIR "/scenarios"))
+    if (e.path().extension() == ".yaml") {
+      all += " " + e.path().string();
+      ++files;
+    }
+  const std::string thrice = all + all + all;
+  const result many = run_ptsim(s.dir, "validate" + thrice + " keys.yaml");
+  CHECK(many.exit_code == 2);
+  std::size_t oks = 0;
+  for (auto p = many.out.find(": ok ("); p != std::string::npos; p = many.out.find(": ok (", p + 1)) ++oks;
+  CHECK(oks == static_cast<std::size_t>(3 * files));
+  CHECK(many.err.find("keys.yaml:4:1: bogsu: unknown key 'bogsu'") != std::string::npos);
 }
 
 TEST_CASE("report prints the file's summary; json at full precision") {
