@@ -3,7 +3,7 @@
 // command's, from malloc as before.
 //
 // `ptsim validate` is a short process that parses a document, builds the schema, checks
-// and resolves, prints and exits: ~12,000 allocations (1.4 MB, 0.8 MB at the peak) for
+// and resolves, prints and exits: ~10,000 allocations (1.3 MB, 0.76 MB at the peak) for
 // `scenarios/default.yaml`. Two costs went with them (bench/RESULTS.md "Start-up"): malloc
 // and free were a sixth of the process's instructions, and the heap's pages, touched one
 // at a time, cost ~200 page faults, the largest single cost of the process where a fault
