@@ -19,6 +19,9 @@
 
 #include "commands.hpp"
 #include "ptsim/thermal/hotspot_run.hpp"
+#ifdef PTSIM_FRONT_END_ARENA
+#include "arena.hpp"
+#endif
 
 #ifdef PTSIM_SANITIZED
 // Sanitizer builds link the full command line in (CMakeLists.txt) instead of loading it:
@@ -95,6 +98,9 @@ int main(int argc, char** argv) {
     return ptsim::thermal::run_hotspot_cli(args, std::cout, std::cerr);
   }
   if (command == "validate") {
+#ifdef PTSIM_FRONT_END_ARENA
+    ptsim::app::use_huge_page_arena();  // its allocations, never freed, in one page (arena.cpp)
+#endif
     // The same top level as main_cli's, with only validate added: arguments after
     // `validate` are validate's, so its parse, help and errors are main_cli's.
     CLI::App app{cli::app_description};

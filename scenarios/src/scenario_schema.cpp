@@ -485,7 +485,9 @@ schema_ptr policy_schema() {
 schema_ptr scenario_schema() {
   // Rebuilt when a governor has been registered since (its name joins the enumeration).
   static std::size_t built_for = 0;
-  static schema_ptr root;
+  // Never destroyed: freeing its nodes at exit was ~0.3 M instructions, 2 % of `ptsim
+  // validate`. Reachable from this static, so no leak checker reports it.
+  static schema_ptr& root = *new schema_ptr;
   const std::size_t gen = power::governor_registry::instance().generation() +
                           power::thermal_governor_registry::instance().generation();
   if (root && built_for == gen) return root;

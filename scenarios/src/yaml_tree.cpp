@@ -114,17 +114,18 @@ void validate_object(const YAML::Node& node, const schema_node& s, const std::st
     return;
   }
   check_duplicate_keys(node, path, o);
-  for (auto it = node.begin(); it != node.end(); ++it) {
-    const std::string key = it->first.Scalar();
+  // Range-for: one iterator_value (two node handles) per entry, where each `it->` made one.
+  for (const auto& kv : node) {
+    const std::string& key = kv.first.Scalar();
     const field* f = s.find(key);
     if (!f) {
       const auto r = s.retired.find(key);
       // A merged mapping (extends) made its keys anew, without marks: then the value's.
-      const YAML::Node at = it->first.Mark().is_null() ? it->second : it->first;  // a copy: it-> is a temporary
+      const YAML::Node& at = kv.first.Mark().is_null() ? kv.second : kv.first;
       o.report(at, join_path(path, key), r != s.retired.end() ? r->second : unknown_key(key, s.keys()));
       continue;
     }
-    validate(it->second, f->schema, join_path(path, key), o);
+    validate(kv.second, f->schema, join_path(path, key), o);
   }
   for (const auto& f : s.fields)
     if (f.required && !value_of(node, f.key)) o.report(node, join_path(path, f.key), "missing required key '" + f.key + "'");
@@ -133,17 +134,18 @@ void validate_object(const YAML::Node& node, const schema_node& s, const std::st
 }  // namespace
 
 void check_duplicate_keys(const YAML::Node& node, const std::string& path, const origin& o) {
-  std::vector<std::pair<std::string, YAML::Mark>> seen;
-  for (auto it = node.begin(); it != node.end(); ++it) {
-    if (!it->first.IsScalar()) continue;
-    const std::string key = it->first.Scalar();
+  // The keys' text lives in the document's nodes, which outlive this loop.
+  std::vector<std::pair<const std::string*, YAML::Mark>> seen;
+  for (const auto& kv : node) {
+    if (!kv.first.IsScalar()) continue;
+    const std::string& key = kv.first.Scalar();
     for (const auto& [k, mark] : seen)
-      if (k == key) {
-        o.report(it->first, join_path(path, key),
+      if (*k == key) {
+        o.report(kv.first, join_path(path, key),
                  "duplicate key '" + key + "' (first given at line " + std::to_string(mark.line + 1) + ")");
         break;
       }
-    seen.emplace_back(key, it->first.Mark());
+    seen.emplace_back(&key, kv.first.Mark());
   }
 }
 
@@ -289,7 +291,7 @@ void validate(const YAML::Node& node, const schema_ptr& sp, const std::string& p
       if (node.IsNull()) return;
       if (!node.IsMap()) return o.report(node, path, "expected a mapping, found " + found(node));
       check_duplicate_keys(node, path, o);
-      for (auto it = node.begin(); it != node.end(); ++it) validate(it->second, s.element, join_path(path, it->first.Scalar()), o);
+      for (const auto& kv : node) validate(kv.second, s.element, join_path(path, kv.first.Scalar()), o);
       return;
     case node_type::list_of:
       if (!node.IsSequence()) return o.report(node, path, "expected a list, found " + found(node));
@@ -525,9 +527,21 @@ const schema_node& view::object_schema() const {
   return *schema_;
 }
 
+const YAML::Node* view::find(const std::string& key) const {
+  if (!indexed_) {
+    indexed_ = true;
+    if (node_.IsMap())
+      for (const auto& kv : node_)
+        if (kv.first.IsScalar()) index_.emplace_back(&kv.first.Scalar(), kv.second);
+  }
+  for (const auto& [k, v] : index_)
+    if (*k == key) return &v;
+  return nullptr;
+}
+
 bool view::has(const std::string& key) const {
-  const YAML::Node v = value_of(node_, key);
-  return v && !v.IsNull();
+  const YAML::Node* v = find(key);
+  return v && *v && !v->IsNull();
 }
 
 std::string view::file_of(const std::string& key) const { return o_ ? o_->file_of(join_path(path_, key)) : std::string(); }
@@ -535,15 +549,15 @@ std::string view::file_of(const std::string& key) const { return o_ ? o_->file_o
 view view::at(const std::string& key) const {
   const field* f = object_schema().find(key);
   if (!f) throw std::logic_error("scenario schema has no key '" + join_path(path_, key) + "'");
-  YAML::Node child = value_of(node_, key);
-  return view(child ? child : YAML::Node(YAML::NodeType::Null), f->schema, join_path(path_, key), o_);
+  const YAML::Node* child = find(key);
+  return view(child && *child ? *child : YAML::Node(YAML::NodeType::Null), f->schema, join_path(path_, key), o_);
 }
 
 std::string view::raw(const std::string& key, const schema_node** s) const {
   const field* f = object_schema().find(key);
   if (!f) throw std::logic_error("scenario schema has no key '" + join_path(path_, key) + "'");
   *s = f->schema.get();
-  if (const YAML::Node v = value_of(node_, key); v && !v.IsNull()) return v.Scalar();
+  if (const YAML::Node* v = find(key); v && *v && !v->IsNull()) return v->Scalar();
   if (f->schema->default_value) return *f->schema->default_value;
   throw std::logic_error("no value and no default for '" + join_path(path_, key) + "'");
 }

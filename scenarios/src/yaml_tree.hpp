@@ -106,10 +106,18 @@ class view {
  private:
   std::string raw(const std::string& key, const schema_node** s) const;
   const schema_node& object_schema() const;
+  /// The value under `key` (first of equal keys, as value_of), or nullptr.
+  const YAML::Node* find(const std::string& key) const;
   YAML::Node node_;
   schema_ptr schema_;
   std::string path_;
   const origin* o_;
+  // The mapping's scalar keys and values, listed at the first lookup: resolving asks one
+  // mapping for many keys, and each walk of a yaml-cpp mapping copies two node handles per
+  // entry (a third of resolving `scenarios/default.yaml`). The document is not changed
+  // while views of it live.
+  mutable std::vector<std::pair<const std::string*, YAML::Node>> index_;
+  mutable bool indexed_ = false;
 };
 
 }  // namespace ptsim::scenarios::detail

@@ -1,6 +1,11 @@
 // End to end: validate, report, list and schema on real files.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
 #include "ptsim/postproc/result_file.hpp"
 #include "run_ptsim.hpp"
 
@@ -16,6 +21,58 @@ TEST_CASE("validate accepts the library and rejects a broken file") {
   CHECK(bad.exit_code == 2);
   CHECK(bad.err.find("bad.yaml:2:11: duration: expected time (s), found '2 W' which is power (W)") != std::string::npos);
   CHECK(bad.err.find("missing required key 'platform'") != std::string::npos);
+}
+
+TEST_CASE("validate still names file:line:column for every kind of mistake") {
+  // The front end runs validate itself, statically linked, with the scenario loader's
+  // fast paths (one pass for files without templates, units parsed once): each mistake
+  // must still be found and placed.
+  scratch s("validate-marks");
+  std::ofstream(s.dir / "keys.yaml") << "name: x\nname: y\nduration: \"2 s\"\nbogsu: 1\n";
+  const result keys = run_ptsim(s.dir, "validate keys.yaml");
+  CHECK(keys.exit_code == 2);
+  CHECK(keys.err.find("keys.yaml:2:1: name: duplicate key 'name' (first given at line 1)") != std::string::npos);
+  CHECK(keys.err.find("keys.yaml:4:1: bogsu: unknown key 'bogsu'") != std::string::npos);
+  CHECK(keys.out.find("ok") == std::string::npos);
+
+  std::ofstream(s.dir / "syntax.yaml") << "name: x\nduration: [\"2 s\"\n";
+  const result syntax = run_ptsim(s.dir, "validate syntax.yaml");
+  CHECK(syntax.exit_code == 2);
+  CHECK(syntax.err.find("syntax.yaml:3:1: YAML syntax error") != std::string::npos);
+
+  // The library's default with one OPP's unit misspelt, the second row of a table whose
+  // other rows use the same unit: the line and column are those of the misspelt value.
+  std::ifstream in(default_scenario());
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string good = "\"574 MHz\"", bad = "\"574 MHzz\"";
+  const auto at = text.find(good);
+  REQUIRE(at != std::string::npos);
+  text.replace(at, good.size(), bad);
+  const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n');
+  const auto column = at - text.rfind('\n', at);  // 1-based: the newline before is column 0
+  std::ofstream(s.dir / "opp.yaml") << text;
+  const result opp = run_ptsim(s.dir, "validate opp.yaml");
+  CHECK(opp.exit_code == 2);
+  CHECK_MESSAGE(opp.err.find("opp.yaml:" + std::to_string(line) + ":" + std::to_string(column) +
+                             ": platform.domains.little.opps[1].freq: bad unit 'MHzz'") != std::string::npos,
+                opp.err);
+
+  // Many files in one process: the front end's allocation arena (one huge page) fills up
+  // and the rest comes from malloc; every file is still checked.
+  std::string all;
+  int files = 0;
+  for (const auto& e : std::filesystem::directory_iterator(PTSIM_SOURCE_DIR "/scenarios"))
+    if (e.path().extension() == ".yaml") {
+      all += " " + e.path().string();
+      ++files;
+    }
+  const std::string thrice = all + all + all;
+  const result many = run_ptsim(s.dir, "validate" + thrice + " keys.yaml");
+  CHECK(many.exit_code == 2);
+  std::size_t oks = 0;
+  for (auto p = many.out.find(": ok ("); p != std::string::npos; p = many.out.find(": ok (", p + 1)) ++oks;
+  CHECK(oks == static_cast<std::size_t>(3 * files));
+  CHECK(many.err.find("keys.yaml:4:1: bogsu: unknown key 'bogsu'") != std::string::npos);
 }
 
 TEST_CASE("report prints the file's summary; json at full precision") {

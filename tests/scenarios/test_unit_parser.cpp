@@ -1,6 +1,7 @@
 // Strings with units: parsed to SI, dimension checked, and bad input named in the message.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <string>
 
 #include "helpers.hpp"
@@ -143,4 +144,25 @@ TEST_CASE("unit exponents are bounded (found by fuzz_units: 1F^1512045484 overfl
   CHECK(contains(error_of("1 ((m^8)^8)^2", dims::none()), "a dimension's exponent goes out of range"));
   // In range: as before.
   CHECK(ps::parse_si("2 (m^8)^8/m^64", dims::none()) == doctest::Approx(2));
+}
+
+TEST_CASE("a unit parsed again gives the same value; a bad one fails every time") {
+  // parse_quantity keeps the units it parsed (a bounded list per thread): the second and
+  // later uses of a spelling, and spellings beyond the bound, must read as the first did.
+  using doctest::Approx;
+  for (int round = 0; round < 3; ++round) {
+    CHECK(ps::parse_si("1098 MHz", dims::frequency()) == Approx(1.098e9));
+    CHECK(ps::parse_si("712.5 mV", dims::voltage()) == Approx(0.7125));
+    CHECK(contains(error_of("3 MHzz", dims::frequency()), "unknown unit 'MHzz'"));
+    CHECK(contains(error_of("3 mV", dims::frequency()), "which is voltage"));
+  }
+  // 120 distinct spellings, more than the list holds: past the bound, the earliest are
+  // parsed anew.
+  for (int e = 1; e <= 60; ++e) {
+    const std::string unit = "m^" + std::to_string(e);
+    CHECK(ps::parse_quantity("2 " + unit).dim.exp[0] == e);
+    CHECK(ps::parse_quantity("2 k" + unit).value_si == Approx(2.0 * std::pow(1e3, e)).epsilon(1e-12));
+  }
+  CHECK(ps::parse_si("1098 MHz", dims::frequency()) == Approx(1.098e9));
+  CHECK(contains(error_of("3 MHzz", dims::frequency()), "unknown unit 'MHzz'"));
 }
