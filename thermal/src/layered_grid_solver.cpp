@@ -158,64 +158,78 @@ std::unique_ptr<layered_grid_solver> layered_grid_solver::make(const Eigen::Spar
     }
   }
   const index np_pos = static_cast<index>(positions.size());
-  mat h = mat::Zero(ne, ne);
-  mat block(nrc, np_pos);
+  // Per mode, (L2 + mu I)^-1 between those positions: a unit field's column transform is
+  // a row of qx (free), and the inverse transform is needed only at the positions.
+  mat h = mat::Zero(ne, ne), w(np_pos, np_pos), fh(C, R);
   for (index md = 0; md < nl; ++md) {
-    block.setZero();
-    for (index k = 0; k < np_pos; ++k) block(positions[static_cast<std::size_t>(k)], k) = 1;
-    s->solve_mode(Eigen::Map<mat>(block.data(), C, R * np_pos), md, np_pos);
+    for (index k = 0; k < np_pos; ++k) {
+      const index c0 = positions[static_cast<std::size_t>(k)];
+      fh.setZero();
+      fh.col(c0 / C) = s->qx_.row(c0 % C).transpose();
+      s->sweep_rows(fh, 0, md);
+      for (index k2 = 0; k2 < np_pos; ++k2) {
+        const index c = positions[static_cast<std::size_t>(k2)];
+        w(k2, k) = s->qx_.row(c % C).dot(fh.col(c / C));
+      }
+    }
     for (index b = 0; b < ne; ++b) {
       const index eb = s->e_[static_cast<std::size_t>(b)], pb = pos_of[static_cast<std::size_t>(eb % nrc)];
       const double vb = s->v_(eb / nrc, md);
       for (index q = 0; q < ne; ++q) {
         const index eq = s->e_[static_cast<std::size_t>(q)];
-        h(q, b) += s->v_(eq / nrc, md) * vb * block(eq % nrc, pb);
+        h(q, b) += s->v_(eq / nrc, md) * vb * w(pos_of[static_cast<std::size_t>(eq % nrc)], pb);
       }
     }
   }
 
-  // The capacitance system: (I + H D) x_E + H B x_p = y_E;  B^T x_E + A_pp x_p = b_p.
-  s->e_excess_.resize(ne);
-  s->b_ep_ = mat::Zero(ne, np);
+  // The capacitance system, in f = D x_E + B x_p (what the odd cells add to the uniform
+  // form) and x_p: x_E = y_E - H f and x_E = D^-1 (f - B x_p) give
+  //   (H + D^-1) f = y_E + D^-1 B x_p,   (A_pp - B^T D^-1 B + Bt^T S1^-1 Bt) x_p = b_p - Bt^T S1^-1 y_E
+  // with S1 = H + D^-1 (positive definite: Cholesky, half an LU's work) and Bt = D^-1 B.
+  // D > 0: an odd cell's excess is its links to the other nodes (or the form is not met).
+  mat b_ep = mat::Zero(ne, np);
+  vec d_inv(ne);
   for (index k = 0; k < ne; ++k) {
     const index e = s->e_[static_cast<std::size_t>(k)];
-    s->e_excess_[k] = excess[e];
+    if (!(excess[e] > 0)) return nullptr;
+    d_inv[k] = 1.0 / excess[e];
     for (Eigen::SparseMatrix<double>::InnerIterator it(a, e); it; ++it)
-      if (it.row() >= ng) s->b_ep_(k, it.row() - ng) += it.value();
+      if (it.row() >= ng) b_ep(k, it.row() - ng) += it.value();
   }
-  mat red = mat::Zero(ne + np, ne + np);
-  red.topLeftCorner(ne, ne) = h * s->e_excess_.asDiagonal();
-  red.topLeftCorner(ne, ne).diagonal().array() += 1.0;
-  red.topRightCorner(ne, np) = h * s->b_ep_;
-  red.bottomLeftCorner(np, ne) = s->b_ep_.transpose();
+  h.diagonal() += d_inv;
+  s->s1_.compute(h);
+  if (s->s1_.info() != Eigen::Success) return nullptr;
+  s->bt_ = d_inv.asDiagonal() * b_ep;
+  s->w_ = s->s1_.solve(s->bt_);
+  mat sp = -b_ep.transpose() * s->bt_ + s->bt_.transpose() * s->w_;
   for (index col = ng; col < n; ++col)
     for (Eigen::SparseMatrix<double>::InnerIterator it(a, col); it; ++it)
-      if (it.row() >= ng) red(ne + it.row() - ng, ne + col - ng) += it.value();
-  s->reduced_.compute(red);
+      if (it.row() >= ng) sp(it.row() - ng, col - ng) += it.value();
+  s->sp_.compute(sp);
 
   s->a_ = a;
   s->modes_.resize(nrc, nl);
   s->tmp_.resize(C, R * nl);
   s->y_.resize(n);
   s->z_.resize(ng);
-  s->red_.resize(ne + np);
+  s->red_.resize(ne);
+  s->xp_.resize(np);
   s->r_.resize(n);
-  s->dx_.resize(n);
   return s;
 }
 
-void layered_grid_solver::solve_mode(Eigen::Ref<mat> f, index md, index count) const {
+void layered_grid_solver::sweep_rows(mat& f, index o, index md) const {
   const index R = rows_;
+  const mat& ip = inv_piv_[static_cast<std::size_t>(md)];
+  for (index i = 1; i < R; ++i) f.col(o + i).array() += rho_ * ip.col(i - 1).array() * f.col(o + i - 1).array();
+  f.col(o + R - 1).array() *= ip.col(R - 1).array();
+  for (index i = R - 2; i >= 0; --i)
+    f.col(o + i).array() = (f.col(o + i).array() + rho_ * f.col(o + i + 1).array()) * ip.col(i).array();
+}
+
+void layered_grid_solver::solve_mode(Eigen::Ref<mat> f, index md, index count) const {
   tmp_.noalias() = qx_.transpose() * f;
-  for (index k = 0; k < count; ++k) {
-    const mat& ip = inv_piv_[static_cast<std::size_t>(md < 0 ? k : md)];
-    const index o = k * R;
-    for (index i = 1; i < R; ++i)
-      tmp_.col(o + i).array() += rho_ * ip.col(i - 1).array() * tmp_.col(o + i - 1).array();
-    tmp_.col(o + R - 1).array() *= ip.col(R - 1).array();
-    for (index i = R - 2; i >= 0; --i)
-      tmp_.col(o + i).array() = (tmp_.col(o + i).array() + rho_ * tmp_.col(o + i + 1).array()) * ip.col(i).array();
-  }
+  for (index k = 0; k < count; ++k) sweep_rows(tmp_, k * rows_, md < 0 ? k : md);
   f.noalias() = qx_ * tmp_;
 }
 
@@ -229,15 +243,17 @@ void layered_grid_solver::solve_once(const vec& b, vec& x) const {
   const index ne = static_cast<index>(e_.size()), np = n_ - ng_;
   solve_uniform(b.data(), x.data());  // y = A0^-1 b_grid
   for (index k = 0; k < ne; ++k) red_[k] = x[e_[static_cast<std::size_t>(k)]];
-  red_.tail(np) = b.tail(np);
-  dx_.head(ne + np) = reduced_.solve(red_);
-  // x_grid = y - A0^-1 (D x_E + B x_p)
+  s1_.solveInPlace(red_);  // u = S1^-1 y_E
+  xp_ = b.tail(np);
+  xp_.noalias() -= bt_.transpose() * red_;
+  xp_ = sp_.solve(xp_);
+  red_.noalias() += w_ * xp_;  // f
+  // x_grid = y - A0^-1 f
   z_.setZero();
-  for (index k = 0; k < ne; ++k)
-    z_[e_[static_cast<std::size_t>(k)]] = e_excess_[k] * dx_[k] + b_ep_.row(k).dot(dx_.segment(ne, np));
+  for (index k = 0; k < ne; ++k) z_[e_[static_cast<std::size_t>(k)]] = red_[k];
   solve_uniform(z_.data(), z_.data());
   x.head(ng_) -= z_;
-  x.tail(np) = dx_.segment(ne, np);
+  x.tail(np) = xp_;
 }
 
 bool layered_grid_solver::solve(const vec& b, vec& x) const {

@@ -53,6 +53,9 @@ class layered_grid_solver {
   // or mode k for field k when md < 0.
   void solve_mode(Eigen::Ref<mat> f, index m, index count) const;
   void solve_once(const vec& b, vec& x) const;
+  // Mode md's tridiagonal solves along the rows, on the cols x rows field at column o of f
+  // (column wave numbers down, rows across).
+  void sweep_rows(mat& f, index o, index md) const;
 
   index nl_ = 0, rows_ = 0, cols_ = 0, nrc_ = 0, ng_ = 0, n_ = 0;
   double rho_ = 1;                 // y-link / x-link conductance, the same in every layer
@@ -60,12 +63,12 @@ class layered_grid_solver {
   mat qx_;                         // cols x cols: eigenvectors of the 1D Neumann Laplacian
   std::vector<mat> inv_piv_;       // per mode: cols x rows, inverse pivots along the rows
   std::vector<index> e_;           // grid nodes outside the uniform form
-  vec e_excess_;                   // their diagonal excess over it
-  mat b_ep_;                       // their links to the other nodes (|E| x np)
-  Eigen::PartialPivLU<mat> reduced_;
+  Eigen::LLT<mat> s1_;             // H + D^-1 (see make)
+  mat bt_, w_;                     // D^-1 B and S1^-1 D^-1 B (|E| x np)
+  Eigen::PartialPivLU<mat> sp_;    // the other nodes' Schur complement
   Eigen::SparseMatrix<double> a_;  // for the residual
   mutable mat modes_, tmp_;
-  mutable vec y_, z_, red_, r_, dx_;
+  mutable vec y_, z_, red_, xp_, r_;
 };
 
 }  // namespace ptsim::thermal::detail
