@@ -178,3 +178,57 @@ TEST_CASE("steady state of a large grid (conjugate gradients) = a factorised sol
   CHECK(hottest > t_amb + 5);  // a real load
   CHECK(worst < 1e-6);
 }
+
+namespace {
+
+// The same network under other node names: the transient solver then does not recognise a
+// grid model and factorises (sparse LDL^T), which makes it the reference.
+rc_network renamed(const rc_network& net) {
+  rc_network out;
+  for (std::size_t i = 0; i < net.size(); ++i) out.add_node("n" + std::to_string(i), net.capacitance(i));
+  for (std::size_t i = 0; i < net.size(); ++i)
+    if (net.ambient_conductance(i) > 0) out.connect_ambient(i, net.ambient_conductance(i));
+  for (const auto& l : net.links()) out.connect(l.a, l.b, l.g);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("secondary-path transient: layered grid solver = the factorised solve, within 1e-9 K") {
+  // 16 x 16 cells, 9 layers and the package's nodes (2,332 nodes); 40 rows of 2 ms whose
+  // powers change every row, as HotSpot's runs integrate them (extrapolated Euler to
+  // 0.05 K) and as backward Euler. Both solvers are direct: they agree to rounding.
+  const floorplan fp({{"cpu", 0.006, 0.005, 0, 0.003}, {"gpu", 0.004, 0.005, 0.006, 0.003},
+                      {"mem", 0.007, 0.003, 0, 0}, {"io", 0.003, 0.003, 0.007, 0}});
+  const package_config pkg;
+  secondary_path_config sec;
+  sec.r_convec_sec = 2;  // the board carries a real share
+  grid_config gc;
+  gc.rows = gc.cols = 16;
+  gc.package = pkg;
+  gc.layers = default_grid_layers(fp, pkg, &sec);
+  gc.secondary = sec;
+  const compact_model m = build_grid_model(gc);
+  REQUIRE(m.net.size() > 2000);
+  const rc_network ref_net = renamed(m.net);
+  for (const auto method : {integration_method::extrapolated_euler, integration_method::backward_euler}) {
+    transient_solver fast(m.net, 2e-3, 1, t_amb, method), ref(ref_net, 2e-3, 1, t_amb, method);
+    fast.error_tolerance_K = ref.error_tolerance_K = method == integration_method::extrapolated_euler ? 0.05 : 0.0;
+    double worst = 0, hottest = 0;
+    std::vector<double> p;
+    for (int row = 0; row < 40; ++row) {
+      const double P[4] = {30.0 + 10 * (row % 3), 20.0 - 5 * (row % 4), 5.0 + row % 2, 3};
+      m.node_power(P, p);
+      fast.step(p.data());
+      ref.step(p.data());
+      for (std::size_t i = 0; i < p.size(); ++i) {
+        worst = std::max(worst, std::abs(fast.temperatures()[i] - ref.temperatures()[i]));
+        hottest = std::max(hottest, fast.temperatures()[i]);
+      }
+    }
+    CHECK(fast.linear_solver() == "layered");
+    CHECK(ref.linear_solver() == "ldlt");
+    CHECK(hottest > t_amb + 1);  // a real load
+    CHECK(worst < 1e-9);
+  }
+}

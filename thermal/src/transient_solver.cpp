@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "conductance_matrix.hpp"
+#include "layered_grid_solver.hpp"
 #include "ptsim/thermal/solver.hpp"
 
 namespace ptsim::thermal {
@@ -52,6 +53,13 @@ constexpr Eigen::Index bicg_min_nodes = 2000;
 constexpr double bicg_tolerance = 1e-13;
 constexpr int bicg_max_iterations = 1000;
 constexpr double cg_tolerance_K = 1e-9;
+// Grid models of uniform layers from this size: separation of variables instead of the
+// factorisation (detail::layered_grid_solver; measured on `four` in bench/RESULTS.md: the
+// secondary path's 200-row transient at 32 x 32 2.3 s -> 0.85 s).
+constexpr Eigen::Index layered_min_nodes = 2000;
+// From 6 layers (the secondary path has 9): at 4 (the primary path) it measured about the
+// same as the factorisation, whose fill grows with the square of the layer count.
+constexpr Eigen::Index layered_min_layers = 6;
 
 // One backward-Euler step size h: solves (C/h + G) T' = C/h T + drive. Normally by a sparse
 // Cholesky factorisation P^T L D L^T P computed once. When C/h dominates G (rows short
@@ -71,6 +79,10 @@ struct be_factor {
   Eigen::SparseMatrix<double> a_lu;
   Eigen::BiCGSTAB<Eigen::SparseMatrix<double>, Eigen::IncompleteLUT<double>> bicg;
   bool use_bicg = false;
+  // Grid models of uniform layers: exact solves by separation of variables, factorised
+  // (made then) only if its residual check ever fails.
+  std::unique_ptr<detail::layered_grid_solver> layered;
+  Eigen::SparseMatrix<double> a_kept;
   // Iterative mode: A = C/h + G applied through G; its inverse diagonal; CG work vectors.
   const Eigen::SparseMatrix<double>* g = nullptr;
   vec inv_diag;
@@ -86,7 +98,7 @@ struct be_factor {
   }
 
   be_factor(const vec& cap, const Eigen::SparseMatrix<double>& gm, double step, bool allow_iterative,
-            bool asymmetric = false)
+            bool asymmetric = false, detail::grid_shape shape = {})
       : h(step), use_lu(asymmetric) {
     c_over_h = cap / h;
     if (asymmetric) {
@@ -111,6 +123,17 @@ struct be_factor {
     }
     Eigen::SparseMatrix<double> a = gm;
     a.diagonal() += c_over_h;
+    if (a.rows() >= layered_min_nodes && shape.layers >= layered_min_layers) {
+      layered = detail::layered_grid_solver::make(a, shape);
+      if (layered) {
+        a_kept = std::move(a);
+        return;
+      }
+    }
+    factorise_ldlt(a);
+  }
+
+  void factorise_ldlt(const Eigen::SparseMatrix<double>& a) {
     // C/h + G is symmetric and strictly diagonally dominant with a positive diagonal, hence
     // positive definite: Cholesky needs no pivoting and its solve phase is allocation free
     // when driven step by step (SparseLU's solve allocates a work array every call).
@@ -148,6 +171,15 @@ struct be_factor {
     if (g != nullptr) {
       solve_cg(temp, rhs);
       return;
+    }
+    if (layered) {
+      if (layered->solve(rhs, work)) {
+        temp = work;
+        return;
+      }
+      auto& self = const_cast<be_factor&>(*this);
+      self.factorise_ldlt(a_kept);
+      self.layered.reset();
     }
     const auto& perm = ldlt.permutationP().indices();
     const auto& perm_inv = ldlt.permutationPinv().indices();
@@ -210,6 +242,7 @@ struct transient_solver::impl {
   bool can_undo = false;
   vec rhs, work;
   Eigen::SparseMatrix<double> g;
+  detail::grid_shape shape;  // of a grid model's cells (zeros otherwise)
 
   // Backward Euler: one factor.
   std::unique_ptr<be_factor> be;
@@ -280,7 +313,7 @@ struct transient_solver::impl {
     for (int j = 0; j < (all ? 3 : 1); ++j)
       if (!f[static_cast<std::size_t>(j)])
         f[static_cast<std::size_t>(j)] =
-            std::make_unique<be_factor>(cap, g, dt / macro / (j + 1), tolerance > 0, asymmetric);
+            std::make_unique<be_factor>(cap, g, dt / macro / (j + 1), tolerance > 0, asymmetric, shape);
     return f;
   }
 
@@ -417,6 +450,7 @@ transient_solver::transient_solver(const rc_network& net, double dt_s, int subst
   s.work.resize(n);
   s.g = detail::system_matrix(net);
   s.asymmetric = net.has_advection();
+  if (!s.asymmetric) s.shape = detail::grid_shape_of(s.names);
   if (s.asymmetric) {
     if (method == integration_method::exponential)
       throw std::invalid_argument(
@@ -430,7 +464,7 @@ transient_solver::transient_solver(const rc_network& net, double dt_s, int subst
       s.g.resize(0, 0);  // not needed any more
       break;
     case integration_method::backward_euler:
-      s.be = std::make_unique<be_factor>(s.cap, s.g, dt_s / substeps, false, s.asymmetric);
+      s.be = std::make_unique<be_factor>(s.cap, s.g, dt_s / substeps, false, s.asymmetric, s.shape);
       s.g.resize(0, 0);
       break;
     case integration_method::extrapolated_euler:
@@ -514,5 +548,17 @@ double transient_solver::dt() const { return p_->dt; }
 integration_method transient_solver::method() const { return p_->method; }
 double transient_solver::ambient_energy_J() const { return p_->ambient_energy; }
 int transient_solver::substeps() const { return p_->substeps; }
+
+std::string transient_solver::linear_solver() const {
+  const impl& s = *p_;
+  if (s.method == integration_method::exponential) return "exponential";
+  const be_factor* f = s.be.get();
+  if (f == nullptr && !s.factors.empty()) f = s.factors.begin()->second[0].get();
+  if (f == nullptr) return "none yet";
+  if (f->use_bicg) return "bicgstab";
+  if (f->use_lu) return "lu";
+  if (f->g != nullptr) return "cg";
+  return f->layered ? "layered" : "ldlt";
+}
 
 }  // namespace ptsim::thermal

@@ -131,6 +131,10 @@ class transient_solver {
   double error_tolerance_K = 0.0;
   /// Current macro sub-steps per dt (extrapolated_euler may change it; others: as built).
   int substeps() const;
+  /// How the first factor's systems are solved (tests, diagnostics): "exponential", "ldlt"
+  /// (sparse factorisation), "layered" (grid of uniform layers, separation of variables),
+  /// "cg", "lu", "bicgstab", or "none yet" before extrapolated Euler's first step.
+  std::string linear_solver() const;
 
  private:
   struct impl;
