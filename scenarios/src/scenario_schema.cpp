@@ -14,7 +14,11 @@ namespace {
 
 std::vector<std::string> precision_names() { return {"fp32", "fp16", "bf16", "fp8", "int8"}; }
 // An LLM's weights may also be int4 (weight-only quantisation); operators never compute at it.
-std::vector<std::string> weight_precision_names() { return {"fp32", "fp16", "bf16", "fp8", "int8", "int4"}; }
+std::vector<std::string> weight_precision_names() {
+  auto names = precision_names();
+  names.push_back("int4");
+  return names;
+}
 
 schema_ptr platform_schema() {
   auto opp = object("operating point: freq and volt, or the Linux device-tree form opp-hz and opp-microvolt",

@@ -55,7 +55,7 @@ constexpr int bicg_max_iterations = 1000;
 constexpr double cg_tolerance_K = 1e-9;
 // Grid models of uniform layers from this size: separation of variables instead of the
 // factorisation (detail::layered_grid_solver; measured on `four` in bench/RESULTS.md: the
-// secondary path's 200-row transient at 32 x 32 2.3 s -> 0.85 s).
+// secondary path's 200-row transient at 32 x 32 2.07 s -> 0.58 s, 64 x 64 17.3 s -> 3.9 s).
 constexpr Eigen::Index layered_min_nodes = 2000;
 // From 6 layers (the secondary path has 9): at 4 (the primary path) it measured about the
 // same as the factorisation, whose fill grows with the square of the layer count.
