@@ -5,6 +5,7 @@
 #include <cmath>
 #include <map>
 #include <string>
+#include <utility>
 
 #include "ptsim/thermal/datacenter_package.hpp"
 #include "ptsim/thermal/grid_model.hpp"
@@ -195,40 +196,84 @@ rc_network renamed(const rc_network& net) {
 }  // namespace
 
 TEST_CASE("secondary-path transient: layered grid solver = the factorised solve, within 1e-9 K") {
-  // 16 x 16 cells, 9 layers and the package's nodes (2,332 nodes); 40 rows of 2 ms whose
-  // powers change every row, as HotSpot's runs integrate them (extrapolated Euler to
+  // 16 x 16 cells, 9 layers and the package's nodes (2,332 nodes), and 15 x 21 (odd counts:
+  // a middle column and row that are their own mirror images; 2,863 nodes); 40 rows of 2 ms
+  // whose powers change every row, as HotSpot's runs integrate them (extrapolated Euler to
   // 0.05 K) and as backward Euler. Both solvers are direct: they agree to rounding.
-  const floorplan fp({{"cpu", 0.006, 0.005, 0, 0.003}, {"gpu", 0.004, 0.005, 0.006, 0.003},
-                      {"mem", 0.007, 0.003, 0, 0}, {"io", 0.003, 0.003, 0.007, 0}});
-  const package_config pkg;
-  secondary_path_config sec;
-  sec.r_convec_sec = 2;  // the board carries a real share
-  grid_config gc;
-  gc.rows = gc.cols = 16;
-  gc.package = pkg;
-  gc.layers = default_grid_layers(fp, pkg, &sec);
-  gc.secondary = sec;
-  const compact_model m = build_grid_model(gc);
-  REQUIRE(m.net.size() > 2000);
-  const rc_network ref_net = renamed(m.net);
-  for (const auto method : {integration_method::extrapolated_euler, integration_method::backward_euler}) {
-    transient_solver fast(m.net, 2e-3, 1, t_amb, method), ref(ref_net, 2e-3, 1, t_amb, method);
-    fast.error_tolerance_K = ref.error_tolerance_K = method == integration_method::extrapolated_euler ? 0.05 : 0.0;
-    double worst = 0, hottest = 0;
-    std::vector<double> p;
-    for (int row = 0; row < 40; ++row) {
-      const double P[4] = {30.0 + 10 * (row % 3), 20.0 - 5 * (row % 4), 5.0 + row % 2, 3};
-      m.node_power(P, p);
-      fast.step(p.data());
-      ref.step(p.data());
-      for (std::size_t i = 0; i < p.size(); ++i) {
-        worst = std::max(worst, std::abs(fast.temperatures()[i] - ref.temperatures()[i]));
-        hottest = std::max(hottest, fast.temperatures()[i]);
+  for (const auto& size : {std::pair{16, 16}, std::pair{15, 21}}) {
+    const int rows = size.first, cols = size.second;
+    CAPTURE(rows);
+    const floorplan fp({{"cpu", 0.006, 0.005, 0, 0.003}, {"gpu", 0.004, 0.005, 0.006, 0.003},
+                        {"mem", 0.007, 0.003, 0, 0}, {"io", 0.003, 0.003, 0.007, 0}});
+    const package_config pkg;
+    secondary_path_config sec;
+    sec.r_convec_sec = 2;  // the board carries a real share
+    grid_config gc;
+    gc.rows = rows;
+    gc.cols = cols;
+    gc.package = pkg;
+    gc.layers = default_grid_layers(fp, pkg, &sec);
+    gc.secondary = sec;
+    const compact_model m = build_grid_model(gc);
+    REQUIRE(m.net.size() > 2000);
+    const rc_network ref_net = renamed(m.net);
+    for (const auto method : {integration_method::extrapolated_euler, integration_method::backward_euler}) {
+      transient_solver fast(m.net, 2e-3, 1, t_amb, method), ref(ref_net, 2e-3, 1, t_amb, method);
+      fast.error_tolerance_K = ref.error_tolerance_K = method == integration_method::extrapolated_euler ? 0.05 : 0.0;
+      double worst = 0, hottest = 0;
+      std::vector<double> p;
+      for (int row = 0; row < 40; ++row) {
+        const double P[4] = {30.0 + 10 * (row % 3), 20.0 - 5 * (row % 4), 5.0 + row % 2, 3};
+        m.node_power(P, p);
+        fast.step(p.data());
+        ref.step(p.data());
+        for (std::size_t i = 0; i < p.size(); ++i) {
+          worst = std::max(worst, std::abs(fast.temperatures()[i] - ref.temperatures()[i]));
+          hottest = std::max(hottest, fast.temperatures()[i]);
+        }
       }
+      CHECK(fast.linear_solver() == "layered");
+      CHECK(ref.linear_solver() == "ldlt");
+      CHECK(hottest > t_amb + 1);  // a real load
+      CHECK(worst < 1e-9);
     }
+  }
+}
+
+TEST_CASE("secondary-path steady state: layered grid solver = conjugate gradients, heat balanced") {
+  // The same grids as above (even and odd cell counts). Reference: CG on the same network
+  // with its nodes renamed (no grid shape), to a relative residual of 1e-13. Every watt
+  // leaves through the ambient links: sum g_amb (T - T_amb) = sum P.
+  for (const auto& size : {std::pair{16, 16}, std::pair{15, 21}}) {
+    const int rows = size.first, cols = size.second;
+    CAPTURE(rows);
+    const floorplan fp({{"cpu", 0.006, 0.005, 0, 0.003}, {"gpu", 0.004, 0.005, 0.006, 0.003},
+                        {"mem", 0.007, 0.003, 0, 0}, {"io", 0.003, 0.003, 0.007, 0}});
+    const package_config pkg;
+    secondary_path_config sec;
+    sec.r_convec_sec = 2;
+    grid_config gc;
+    gc.rows = rows;
+    gc.cols = cols;
+    gc.package = pkg;
+    gc.layers = default_grid_layers(fp, pkg, &sec);
+    gc.secondary = sec;
+    const compact_model m = build_grid_model(gc);
+    const double P[4] = {30.0, 20.0, 5.0, 3.0};
+    std::vector<double> p;
+    m.node_power(P, p);
+    const steady_solver fast(m.net), ref(renamed(m.net));
     CHECK(fast.linear_solver() == "layered");
-    CHECK(ref.linear_solver() == "ldlt");
-    CHECK(hottest > t_amb + 1);  // a real load
-    CHECK(worst < 1e-9);
+    CHECK(ref.linear_solver() == "cg");
+    const auto T = fast.solve(p, t_amb), Tref = ref.solve(p, t_amb);
+    double worst = 0, out = 0, in = 0;
+    for (std::size_t i = 0; i < T.size(); ++i) {
+      worst = std::max(worst, std::abs(T[i] - Tref[i]));
+      out += m.net.ambient_conductance(i) * (T[i] - t_amb);
+      in += p[i];
+    }
+    CHECK(T[0] > t_amb + 1);
+    CHECK(worst < 1e-8);
+    CHECK(out == doctest::Approx(in).epsilon(1e-10));
   }
 }

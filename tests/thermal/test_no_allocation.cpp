@@ -6,6 +6,7 @@
 
 #include "fixtures.hpp"
 #include "ptsim/thermal/compact_model.hpp"
+#include "ptsim/thermal/grid_model.hpp"
 #include "ptsim/thermal/leakage.hpp"
 #include "ptsim/thermal/package.hpp"
 #include "ptsim/thermal/plant.hpp"
@@ -69,6 +70,27 @@ TEST_CASE("step() does not allocate, with either integrator") {
     const long during = allocations - before;
     CHECK(during == 0);
     CHECK(s.temperatures()[0] > 300.0);
+  }
+}
+
+TEST_CASE("step() on a grid model (the layered grid solver) does not allocate") {
+  // 24 x 24 cells, 4 layers: 2,316 nodes, above the layered solver's threshold.
+  grid_config gc;
+  gc.rows = gc.cols = 24;
+  gc.package = package_config{};
+  gc.layers = default_grid_layers(test::three_blocks(), gc.package);
+  const compact_model m = build_grid_model(gc);
+  std::vector<double> p;
+  const double P[3] = {3.0, 2.0, 1.0};
+  m.node_power(P, p);
+  for (auto method : {integration_method::backward_euler, integration_method::extrapolated_euler}) {
+    CAPTURE(static_cast<int>(method));
+    transient_solver s(m.net, 1e-3, 1, 300.0, method);
+    s.step(p.data());
+    CHECK(s.linear_solver() == "layered");
+    const long before = allocations;
+    for (int k = 0; k < 40; ++k) s.step(p.data());  // past the solver's first checked solves
+    CHECK(allocations - before == 0);
   }
 }
 

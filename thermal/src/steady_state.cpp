@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "conductance_matrix.hpp"
+#include "layered_grid_solver.hpp"
 #include "ptsim/thermal/solver.hpp"
 
 namespace ptsim::thermal {
@@ -12,7 +13,8 @@ namespace ptsim::thermal {
 namespace {
 
 // Networks from this size on are solved by Jacobi-preconditioned conjugate gradients instead
-// of a sparse LDL^T factorisation. On grid models the factor's fill grows much faster than
+// of a sparse LDL^T factorisation (grid models of uniform layers by detail::layered_grid_solver,
+// exactly, when they have that form: 128 x 128 cells, 9 layers, 2.4 s -> 1.1 s). On grid models the factor's fill grows much faster than
 // the nodes once layers are stacked (HotSpot's secondary path: 9 layers, 164k -> 790k
 // entries of L at 32x32), while CG's cost is a few hundred sparse products: measured on the
 // grid model (bench/RESULTS.md, "Secondary path: cost"), 4-13x faster than the factorisation
@@ -46,6 +48,9 @@ struct steady_solver::impl {
   Eigen::BiCGSTAB<sparse, Eigen::IncompleteLUT<double>> bicg;
   bool iterative = false;
   bool advective = false;
+  // Grid models of uniform layers: one exact solve by separation of variables (CG if its
+  // residual check ever fails).
+  std::unique_ptr<detail::layered_grid_solver> layered;
   Eigen::VectorXd inflow_heat, advection_sum;  // the drive is inflow_heat - T_amb advection_sum
 
   void factorise_lu() {
@@ -88,6 +93,10 @@ steady_solver::steady_solver(const rc_network& net) : p_(std::make_unique<impl>(
   if (p_->g.rows() < iterative_min_nodes) {
     p_->factorise();
     return;
+  }
+  if (const auto shape = detail::grid_shape_of(net.names()); shape.layers > 0 && p_->g.rows() >= detail::layered_min_nodes) {
+    p_->layered = detail::layered_grid_solver::make(p_->g, shape);
+    if (p_->layered) return;
   }
   p_->cg.setTolerance(cg_relative_residual);
   p_->cg.setMaxIterations(cg_max_iterations);
@@ -136,9 +145,21 @@ std::vector<double> steady_solver::solve(const std::vector<double>& power_W, dou
     const Eigen::VectorXd t = p_->ldlt.solve(rhs);
     return std::vector<double>(t.data(), t.data() + t.size());
   }
-  // Iteratively, for the rise over ambient: G's rows sum to g_amb, so G (T - T_amb) = P.
+  // For the rise over ambient: G's rows sum to g_amb, so G (T - T_amb) = P.
   const Eigen::Map<const Eigen::VectorXd> p(power_W.data(), N);
   Eigen::VectorXd rise;
+  if (p_->layered) {
+    rise.resize(N);
+    if (p_->layered->solve(p, rise)) {
+      std::vector<double> t(n);
+      for (std::size_t i = 0; i < n; ++i) t[i] = rise[static_cast<Eigen::Index>(i)] + ambient_K;
+      return t;
+    }
+    p_->layered.reset();
+    p_->cg.setTolerance(cg_relative_residual);
+    p_->cg.setMaxIterations(cg_max_iterations);
+    p_->cg.compute(p_->g);
+  }
   if (guess_K != nullptr && guess_K->size() == n)
     rise = p_->cg.solveWithGuess(p, Eigen::Map<const Eigen::VectorXd>(guess_K->data(), N).array() - ambient_K);
   else
@@ -151,6 +172,12 @@ std::vector<double> steady_solver::solve(const std::vector<double>& power_W, dou
   std::vector<double> t(n);
   for (std::size_t i = 0; i < n; ++i) t[i] = rise[static_cast<Eigen::Index>(i)] + ambient_K;
   return t;
+}
+
+std::string steady_solver::linear_solver() const {
+  if (p_->advective) return p_->lu_done ? "lu" : "bicgstab";
+  if (p_->factorised) return "ldlt";
+  return p_->layered ? "layered" : "cg";
 }
 
 std::vector<double> steady_state(const rc_network& net, const std::vector<double>& power_W,

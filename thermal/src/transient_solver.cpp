@@ -53,13 +53,6 @@ constexpr Eigen::Index bicg_min_nodes = 2000;
 constexpr double bicg_tolerance = 1e-13;
 constexpr int bicg_max_iterations = 1000;
 constexpr double cg_tolerance_K = 1e-9;
-// Grid models of uniform layers from this size: separation of variables instead of the
-// factorisation (detail::layered_grid_solver; measured on `four` in bench/RESULTS.md: the
-// secondary path's 200-row transient at 32 x 32 2.07 s -> 0.58 s, 64 x 64 17.3 s -> 3.9 s).
-constexpr Eigen::Index layered_min_nodes = 2000;
-// From 6 layers (the secondary path has 9): at 4 (the primary path) it measured about the
-// same as the factorisation, whose fill grows with the square of the layer count.
-constexpr Eigen::Index layered_min_layers = 6;
 
 // One backward-Euler step size h: solves (C/h + G) T' = C/h T + drive. Normally by a sparse
 // Cholesky factorisation P^T L D L^T P computed once. When C/h dominates G (rows short
@@ -123,7 +116,7 @@ struct be_factor {
     }
     Eigen::SparseMatrix<double> a = gm;
     a.diagonal() += c_over_h;
-    if (a.rows() >= layered_min_nodes && shape.layers >= layered_min_layers) {
+    if (a.rows() >= detail::layered_min_nodes && shape.layers > 0) {
       layered = detail::layered_grid_solver::make(a, shape);
       if (layered) {
         a_kept = std::move(a);

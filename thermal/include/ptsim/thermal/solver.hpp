@@ -36,6 +36,9 @@ class steady_solver {
   /// iteration); ignored by the factorised solve.
   std::vector<double> solve(const std::vector<double>& power_W, double ambient_K,
                             const std::vector<double>* guess_K = nullptr) const;
+  /// How the systems are solved (tests, diagnostics): "ldlt" (sparse factorisation),
+  /// "layered" (grid of uniform layers, separation of variables), "cg", "lu", "bicgstab".
+  std::string linear_solver() const;
 
  private:
   struct impl;
