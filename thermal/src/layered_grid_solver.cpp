@@ -203,7 +203,24 @@ std::unique_ptr<layered_grid_solver> layered_grid_solver::make(const Eigen::Spar
     for (std::size_t t = 0; t < list.size(); ++t)
       q.col(static_cast<index>(t)) = s->qpt_.col(s->pos_j_[static_cast<std::size_t>(list[t])]);
   }
-  mat h = mat::Zero(ne, ne), w(np_pos, np_pos), fh(C, R), xt(C, np_pos), wcols;
+  // Layers with the same positions (the periphery layers' edge rings) share W's gathered
+  // blocks: z[ga, gb] holds them for every mode (columns), and each layer pair's block of H
+  // is one product with that pair's weights.
+  std::vector<std::vector<index>> groups;
+  std::vector<index> group_of(static_cast<std::size_t>(nl), -1);
+  for (index l = 0; l < nl; ++l) {
+    const auto& pl = pos[static_cast<std::size_t>(l)];
+    if (pl.empty()) continue;
+    std::size_t g = 0;
+    while (g < groups.size() && groups[g] != pl) ++g;
+    if (g == groups.size()) groups.push_back(pl);
+    group_of[static_cast<std::size_t>(l)] = static_cast<index>(g);
+  }
+  std::vector<mat> z(groups.size() * groups.size());
+  for (std::size_t ga = 0; ga < groups.size(); ++ga)
+    for (std::size_t gb = 0; gb < groups.size(); ++gb)
+      z[ga * groups.size() + gb].resize(static_cast<index>(groups[ga].size() * groups[gb].size()), nl);
+  mat h(ne, ne), w(np_pos, np_pos), fh(C, R), xt(C, np_pos), wcols;
   for (index md = 0; md < nl; ++md) {
     for (index i0 : rows_used) {
       fh.setZero();
@@ -216,15 +233,22 @@ std::unique_ptr<layered_grid_solver> layered_grid_solver::make(const Eigen::Spar
       wcols.noalias() = xt.transpose() * q_row[static_cast<std::size_t>(i0)];
       for (std::size_t t = 0; t < list.size(); ++t) w.col(list[t]) = wcols.col(static_cast<index>(t));
     }
-    for (index la = 0; la < nl; ++la) {
-      const auto ua = static_cast<std::size_t>(la);
-      if (pos[ua].empty()) continue;
-      for (index lb = 0; lb < nl; ++lb) {
-        const auto ub = static_cast<std::size_t>(lb);
-        if (pos[ub].empty()) continue;
-        h.block(first[ua], first[ub], first[ua + 1] - first[ua], first[ub + 1] - first[ub]) +=
-            (s->v_(la, md) * s->v_(lb, md)) * w(pos[ua], pos[ub]);
-      }
+    for (std::size_t ga = 0; ga < groups.size(); ++ga)
+      for (std::size_t gb = 0; gb < groups.size(); ++gb)
+        Eigen::Map<mat>(z[ga * groups.size() + gb].col(md).data(), static_cast<index>(groups[ga].size()),
+                        static_cast<index>(groups[gb].size())) = w(groups[ga], groups[gb]);
+  }
+  vec weights(nl), block_h;
+  for (index la = 0; la < nl; ++la) {
+    const auto ua = static_cast<std::size_t>(la);
+    if (group_of[ua] < 0) continue;
+    for (index lb = 0; lb < nl; ++lb) {
+      const auto ub = static_cast<std::size_t>(lb);
+      if (group_of[ub] < 0) continue;
+      weights = s->v_.row(la).transpose().cwiseProduct(s->v_.row(lb).transpose());
+      block_h.noalias() = z[static_cast<std::size_t>(group_of[ua]) * groups.size() + static_cast<std::size_t>(group_of[ub])] * weights;
+      const index na = first[ua + 1] - first[ua], nb = first[ub + 1] - first[ub];
+      h.block(first[ua], first[ub], na, nb) = Eigen::Map<const mat>(block_h.data(), na, nb);
     }
   }
 
