@@ -273,6 +273,7 @@ void resolve_stage(const view& stage, const std::string& stream_prec, const scen
     sg.per_request_batch *= t.accumulation_steps * t.data_parallel;
     sg.training = true;
   }
+  for (auto& o : sg.graph.ops) o.rules = fusion;
   if (stage.has("input")) {
     const view in = stage.at("input");
     sg.graph.ops.insert(sg.graph.ops.begin(), tlm_config::transfer_op("input", in.str("from"), in.si("bytes"), 0));

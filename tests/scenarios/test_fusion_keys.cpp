@@ -32,6 +32,10 @@ TEST_CASE("a unit's fusion rule set shapes its stages' graphs; a stage overrides
                                         "{ unit: npu, model: mobilenet_v2, fusion: eager }");
   const auto over = ps::load_scenario_text(text, "test.yaml", with_sets({"platform.components.npu.fusion=tensorrt"}));
   CHECK(fused_adds(npu_stage(over)) == 0);
+
+  // Every operator records its graph's rule set (efficiencies may depend on it: conv_eager).
+  for (const auto& o : npu_stage(trt).ops) CHECK(o.rules == ptsim::tlm_config::fusion_rules::tensorrt);
+  for (const auto& o : npu_stage(over).ops) CHECK(o.rules == ptsim::tlm_config::fusion_rules::eager);
 }
 
 TEST_CASE("memory_efficiency per operator kind: read into the unit; 0 or an unknown kind is an error") {
@@ -81,7 +85,31 @@ TEST_CASE("op_efficiency per kind and precision (gemm_fp8): read beside the kind
     const std::string path = std::string("platform.components.npu.op_efficiency.") + key;
     const auto ds = load_errors(default_text(), with_sets({(path + "=0.5").c_str()}));
     REQUIRE(ds.size() == 1);
-    CHECK_MESSAGE(ds[0].to_string().find("such as gemm_fp8, found '" + std::string(key) + "'") != std::string::npos,
+    CHECK_MESSAGE(ds[0].to_string().find("such as conv_eager, found '" + std::string(key) + "'") != std::string::npos,
                   ds[0].to_string());
   }
+}
+
+TEST_CASE("op_efficiency per kind and fusion rule set (conv_eager): read apart from precisions; a bad one is an error") {
+  const auto sc = ps::load_scenario_text(default_text(), "test.yaml",
+                                         with_sets({"platform.components.npu.op_efficiency.conv=0.8",
+                                                    "platform.components.npu.op_efficiency.conv_eager=0.3",
+                                                    "platform.components.npu.op_efficiency.gemm_tensorrt=0.9"}));
+  using ptsim::tlm_config::fusion_rules;
+  using ptsim::tlm_config::op_kind;
+  int found = 0;
+  for (const auto& u : sc.platform.units)
+    if (u.name == "npu") {
+      ++found;
+      CHECK(u.op_efficiency.at(op_kind::conv) == 0.8);
+      CHECK(u.op_rules_efficiency.at({op_kind::conv, fusion_rules::eager}) == 0.3);
+      CHECK(u.op_rules_efficiency.at({op_kind::gemm, fusion_rules::tensorrt}) == 0.9);
+      CHECK(u.op_rules_efficiency.size() == 2);
+      CHECK(u.op_precision_efficiency.empty());
+    }
+  CHECK(found == 1);
+  const auto ds = load_errors(default_text(), with_sets({"platform.components.npu.op_efficiency.conv_xla=0.5"}));
+  REQUIRE(ds.size() == 1);
+  CHECK_MESSAGE(ds[0].to_string().find("(eager, none, tensorrt) such as conv_eager, found 'conv_xla'") != std::string::npos,
+                ds[0].to_string());
 }

@@ -50,6 +50,8 @@ double compute_unit::memory_efficiency_for(const op& o) const {
 double compute_unit::efficiency_for(const op& o) const {
   auto at = cfg_.op_precision_efficiency.find({o.kind, o.prec});
   if (at != cfg_.op_precision_efficiency.end()) return at->second;
+  auto ar = cfg_.op_rules_efficiency.find({o.kind, o.rules});
+  if (ar != cfg_.op_rules_efficiency.end()) return ar->second;
   auto it = cfg_.op_efficiency.find(o.kind);
   if (it != cfg_.op_efficiency.end()) return it->second;
   return o.cls == op_class::tensor ? cfg_.efficiency : cfg_.vector_efficiency;

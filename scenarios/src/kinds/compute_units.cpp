@@ -2,6 +2,7 @@
 // power model (C V^2 f a, leakage, idle states); the kinds differ in keys and defaults.
 #include "component_kind.hpp"
 
+#include <algorithm>
 #include <limits>
 
 #include "../resolve_sections.hpp"
@@ -48,7 +49,8 @@ std::vector<field> compute_fields(const compute_defaults& d, std::vector<field> 
       opt("op_efficiency", map_of(share("share of peak"),
                                   "share of peak per operator kind (gemm, conv, attention, elementwise, norm, "
                                   "embedding, pool, other), overriding efficiency and vector_efficiency; "
-                                  "KIND_PRECISION (e.g. gemm_fp8) for that kind at one precision only")),
+                                  "KIND_PRECISION (e.g. gemm_fp8) for that kind at one precision only, "
+                                  "KIND_RULES (e.g. conv_eager) for it under one fusion rule set")),
       opt("memory_efficiency",
           map_of(share("share of the memory's reachable bandwidth"),
                  "share of the memory's reachable bandwidth per operator kind (e.g. attention: paged KV-cache "
@@ -208,15 +210,22 @@ void resolve_compute(const std::string& name, const std::string& kind, const com
       continue;
     } catch (const std::invalid_argument&) {
     }
-    // `gemm_fp8`: a kind at one precision (no kind name has an underscore).
+    // `gemm_fp8`: a kind at one precision; `conv_eager`: a kind under one fusion rule set
+    // (no kind name has an underscore).
     const auto cut = k.rfind('_');
     try {
       if (cut == std::string::npos) throw std::invalid_argument("");
-      u.op_precision_efficiency[{tlm_config::parse_op_kind(k.substr(0, cut)),
-                                 tlm_config::parse_precision(k.substr(cut + 1))}] = share;
+      const tlm_config::op_kind kind_part = tlm_config::parse_op_kind(k.substr(0, cut));
+      const std::string suffix = k.substr(cut + 1);
+      const auto& rules = tlm_config::fusion_rule_names();
+      if (std::find(rules.begin(), rules.end(), suffix) != rules.end())
+        u.op_rules_efficiency[{kind_part, tlm_config::parse_fusion_rules(suffix)}] = share;
+      else
+        u.op_precision_efficiency[{kind_part, tlm_config::parse_precision(suffix)}] = share;
     } catch (const std::invalid_argument&) {
       v.fail("op_efficiency: expected an operator kind (gemm, conv, attention, elementwise, norm, embedding, pool, "
-             "other), or one with a precision (fp32, fp16, bf16, fp8, int8, int4) such as gemm_fp8, found '" + k + "'");
+             "other), one with a precision (fp32, fp16, bf16, fp8, int8, int4) such as gemm_fp8, or one with a "
+             "fusion rule set (eager, none, tensorrt) such as conv_eager, found '" + k + "'");
     }
   }
   for (const auto& [k, v] : c.at("memory_efficiency").entries()) {

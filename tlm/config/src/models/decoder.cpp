@@ -116,7 +116,9 @@ op_graph decoder_iteration(const decoder_shape& s, const decoder_batch& b, const
       g.ops.push_back(collective_op("logits_all_gather", collective_kind::all_gather, rows * s.vocab / tp * act_eb, act));
     g.ops.push_back(elementwise_op("sample", rows * s.vocab / tp, 5, 1, act));
   }
-  return o.fusion == fusion_rules::eager ? g : fuse(g, o.fusion);
+  if (o.fusion != fusion_rules::eager) g = fuse(g, o.fusion);
+  for (auto& op : g.ops) op.rules = o.fusion;
+  return g;
 }
 
 }  // namespace ptsim::tlm_config

@@ -23,7 +23,7 @@ namespace ptsim::tlm_config {
 ///    fully-connected/matmul followed by pointwise operations, e.g. bias, ReLU/GELU and a
 ///    residual ElementWise sum; multi-head attention fused): a convolution or GEMM takes
 ///    the elementwise operators that consume its output into its epilogue.
-enum class fusion_rules { eager, none, tensorrt };
+/// (enum class fusion_rules is in op.hpp: each operator records its rule set.)
 const char* to_string(fusion_rules r);
 /// Parses the names printed by to_string; throws std::invalid_argument otherwise.
 fusion_rules parse_fusion_rules(const std::string& s);

@@ -29,6 +29,11 @@ const char* to_string(op_kind k);
 /// Parses the names printed by to_string; throws std::invalid_argument otherwise.
 op_kind parse_op_kind(const std::string& s);
 
+/// Operator fusion rule sets (fusion.hpp says what each does). Here because an operator
+/// records the one its graph was built with: efficiencies may depend on it
+/// (compute_unit_config::op_rules_efficiency).
+enum class fusion_rules { eager, none, tensorrt };
+
 /// Collective communication pattern (ring algorithms, as NCCL uses for bandwidth).
 enum class collective_kind { none, all_reduce, all_gather, reduce_scatter };
 const char* to_string(collective_kind c);
@@ -48,6 +53,9 @@ struct op {
   /// True for work whose size does not depend on the batch (an optimiser step, a
   /// gradient all-reduce): batched() leaves such an operator as it is.
   bool batch_invariant = false;
+  /// The rule set of the graph it belongs to: the kernels a framework (eager PyTorch's
+  /// cuDNN calls) or an inference compiler (TensorRT's) runs reach different shares of peak.
+  fusion_rules rules = fusion_rules::eager;
   // collective only
   collective_kind collective = collective_kind::none;
   double message_bytes = 0;  ///< size S of one collective's buffer on each rank (B)

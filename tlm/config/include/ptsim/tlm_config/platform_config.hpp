@@ -53,6 +53,10 @@ struct compute_unit_config {
   /// Per operator kind at one arithmetic precision (`gemm_fp8`), overriding op_efficiency
   /// there: FP8 tensor cores reach a smaller share of their doubled peak than 16-bit ones.
   std::map<std::pair<op_kind, precision>, double> op_precision_efficiency;
+  /// Per operator kind under one fusion rule set (`conv_eager`), overriding op_efficiency
+  /// (not op_precision_efficiency): a framework's kernels (eager PyTorch: cuDNN, training's
+  /// backward convolutions too) and an inference compiler's (TensorRT) reach different shares.
+  std::map<std::pair<op_kind, fusion_rules>, double> op_rules_efficiency;
   /// Share of the memory's reachable bandwidth an operator kind's access pattern reaches
   /// (paged KV-cache gathers in attention, embedding gathers); absent: 1.
   std::map<op_kind, double> memory_efficiency;
