@@ -193,6 +193,23 @@ rc_network renamed(const rc_network& net) {
   return out;
 }
 
+// Four blocks on a rows x cols grid with the secondary path (9 layers and the package's
+// nodes), the board carrying a real share (r_convec_sec 2 K/W).
+compact_model secondary_grid(int rows, int cols) {
+  const floorplan fp({{"cpu", 0.006, 0.005, 0, 0.003}, {"gpu", 0.004, 0.005, 0.006, 0.003},
+                      {"mem", 0.007, 0.003, 0, 0}, {"io", 0.003, 0.003, 0.007, 0}});
+  const package_config pkg;
+  secondary_path_config sec;
+  sec.r_convec_sec = 2;
+  grid_config gc;
+  gc.rows = rows;
+  gc.cols = cols;
+  gc.package = pkg;
+  gc.layers = default_grid_layers(fp, pkg, &sec);
+  gc.secondary = sec;
+  return build_grid_model(gc);
+}
+
 }  // namespace
 
 TEST_CASE("secondary-path transient: layered grid solver = the factorised solve, within 1e-9 K") {
@@ -203,18 +220,7 @@ TEST_CASE("secondary-path transient: layered grid solver = the factorised solve,
   for (const auto& size : {std::pair{16, 16}, std::pair{15, 21}}) {
     const int rows = size.first, cols = size.second;
     CAPTURE(rows);
-    const floorplan fp({{"cpu", 0.006, 0.005, 0, 0.003}, {"gpu", 0.004, 0.005, 0.006, 0.003},
-                        {"mem", 0.007, 0.003, 0, 0}, {"io", 0.003, 0.003, 0.007, 0}});
-    const package_config pkg;
-    secondary_path_config sec;
-    sec.r_convec_sec = 2;  // the board carries a real share
-    grid_config gc;
-    gc.rows = rows;
-    gc.cols = cols;
-    gc.package = pkg;
-    gc.layers = default_grid_layers(fp, pkg, &sec);
-    gc.secondary = sec;
-    const compact_model m = build_grid_model(gc);
+    const compact_model m = secondary_grid(rows, cols);
     REQUIRE(m.net.size() > 2000);
     const rc_network ref_net = renamed(m.net);
     for (const auto method : {integration_method::extrapolated_euler, integration_method::backward_euler}) {
@@ -247,18 +253,7 @@ TEST_CASE("secondary-path steady state: layered grid solver = conjugate gradient
   for (const auto& size : {std::pair{16, 16}, std::pair{15, 21}}) {
     const int rows = size.first, cols = size.second;
     CAPTURE(rows);
-    const floorplan fp({{"cpu", 0.006, 0.005, 0, 0.003}, {"gpu", 0.004, 0.005, 0.006, 0.003},
-                        {"mem", 0.007, 0.003, 0, 0}, {"io", 0.003, 0.003, 0.007, 0}});
-    const package_config pkg;
-    secondary_path_config sec;
-    sec.r_convec_sec = 2;
-    grid_config gc;
-    gc.rows = rows;
-    gc.cols = cols;
-    gc.package = pkg;
-    gc.layers = default_grid_layers(fp, pkg, &sec);
-    gc.secondary = sec;
-    const compact_model m = build_grid_model(gc);
+    const compact_model m = secondary_grid(rows, cols);
     const double P[4] = {30.0, 20.0, 5.0, 3.0};
     std::vector<double> p;
     m.node_power(P, p);
