@@ -13,6 +13,8 @@
 
 namespace ptsim::thermal::detail {
 
+struct uniform_form;  // layered_grid_solver.cpp
+
 struct grid_shape {
   Eigen::Index layers = 0, rows = 0, cols = 0;
 };
@@ -62,6 +64,13 @@ class layered_grid_solver {
   using vec = Eigen::VectorXd;
   using index = Eigen::Index;
 
+  // make's stages: the layers' modes, the columns' basis and the rows' pivots (false when a
+  // mode is not definite); the edge cells' positions; H, their block of A0^-1; the
+  // capacitance system and the other nodes' Schur complement (false when not definite).
+  bool set_transforms(const uniform_form& u);
+  void index_edge_cells();
+  mat edge_inverse_block() const;
+  bool set_capacitance(const Eigen::SparseMatrix<double>& a, mat h, const vec& excess);
   // Column transforms of fields cols x (rows * layers), folded by the cosines' parity about
   // the middle column (half a dense product's work): out = Qp^T f, and f = Qp w.
   void to_waves(const double* f, mat& out) const;
