@@ -14,7 +14,8 @@ namespace {
 
 // Networks from this size on are solved by Jacobi-preconditioned conjugate gradients instead
 // of a sparse LDL^T factorisation (grid models of uniform layers by detail::layered_grid_solver,
-// exactly, when they have that form: 128 x 128 cells, 9 layers, 2.4 s -> 1.1 s). On grid models the factor's fill grows much faster than
+// exactly, when they have that form: 128 x 128 cells, 9 layers, 2.7 s -> 1.0 s). On grid
+// models the factor's fill grows much faster than
 // the nodes once layers are stacked (HotSpot's secondary path: 9 layers, 164k -> 790k
 // entries of L at 32x32), while CG's cost is a few hundred sparse products: measured on the
 // grid model (bench/RESULTS.md, "Secondary path: cost"), 4-13x faster than the factorisation
@@ -61,6 +62,12 @@ struct steady_solver::impl {
     lu_done = true;
   }
 
+  void start_cg() {
+    cg.setTolerance(cg_relative_residual);
+    cg.setMaxIterations(cg_max_iterations);
+    cg.compute(g);
+  }
+
   void factorise() {
     ldlt.compute(g);
     if (ldlt.info() != Eigen::Success)
@@ -94,13 +101,12 @@ steady_solver::steady_solver(const rc_network& net) : p_(std::make_unique<impl>(
     p_->factorise();
     return;
   }
-  if (const auto shape = detail::grid_shape_of(net.names()); shape.layers > 0 && p_->g.rows() >= detail::layered_min_nodes) {
+  const auto shape = detail::grid_shape_of(net.names());
+  if (shape.layers > 0 && p_->g.rows() >= detail::layered_min_nodes) {
     p_->layered = detail::layered_grid_solver::make(p_->g, shape);
     if (p_->layered) return;
   }
-  p_->cg.setTolerance(cg_relative_residual);
-  p_->cg.setMaxIterations(cg_max_iterations);
-  p_->cg.compute(p_->g);
+  p_->start_cg();
 }
 
 steady_solver::~steady_solver() = default;
@@ -148,26 +154,25 @@ std::vector<double> steady_solver::solve(const std::vector<double>& power_W, dou
   // For the rise over ambient: G's rows sum to g_amb, so G (T - T_amb) = P.
   const Eigen::Map<const Eigen::VectorXd> p(power_W.data(), N);
   Eigen::VectorXd rise;
+  bool solved = false;
   if (p_->layered) {
     rise.resize(N);
-    if (p_->layered->solve(p, rise)) {
-      std::vector<double> t(n);
-      for (std::size_t i = 0; i < n; ++i) t[i] = rise[static_cast<Eigen::Index>(i)] + ambient_K;
-      return t;
+    solved = p_->layered->solve(p, rise);
+    if (!solved) {
+      p_->layered.reset();
+      p_->start_cg();
     }
-    p_->layered.reset();
-    p_->cg.setTolerance(cg_relative_residual);
-    p_->cg.setMaxIterations(cg_max_iterations);
-    p_->cg.compute(p_->g);
   }
-  if (guess_K != nullptr && guess_K->size() == n)
-    rise = p_->cg.solveWithGuess(p, Eigen::Map<const Eigen::VectorXd>(guess_K->data(), N).array() - ambient_K);
-  else
-    rise = p_->cg.solve(p);
-  if (p_->cg.info() != Eigen::Success) {
-    // Not converged within CG's iteration limit (2n): factorise after all.
-    p_->factorise();
-    return solve(power_W, ambient_K);
+  if (!solved) {
+    if (guess_K != nullptr && guess_K->size() == n)
+      rise = p_->cg.solveWithGuess(p, Eigen::Map<const Eigen::VectorXd>(guess_K->data(), N).array() - ambient_K);
+    else
+      rise = p_->cg.solve(p);
+    if (p_->cg.info() != Eigen::Success) {
+      // Not converged within CG's iteration limit (2n): factorise after all.
+      p_->factorise();
+      return solve(power_W, ambient_K);
+    }
   }
   std::vector<double> t(n);
   for (std::size_t i = 0; i < n; ++i) t[i] = rise[static_cast<Eigen::Index>(i)] + ambient_K;
