@@ -41,3 +41,20 @@ function(ptsim_warnings target)
     target_compile_options(${target} PRIVATE -Werror)
   endif()
 endfunction()
+
+# ptsim_fuzz_coverage(TARGET [SOURCES file...]): libFuzzer's coverage hooks (with
+# -DPTSIM_FUZZ=ON) on the code the harnesses of tests/fuzz feed: the whole target, or only
+# the sources named (paths as in the target's own CMakeLists.txt). Only there: the hooks on
+# every edge and comparison made the sanitizer pass's tests 2.4x slower when every library
+# carried them, mostly in solvers and simulation code that no harness reaches.
+function(ptsim_fuzz_coverage target)
+  if(NOT PTSIM_FUZZ)
+    return()
+  endif()
+  cmake_parse_arguments(F "" "" "SOURCES" ${ARGN})
+  if(F_SOURCES)
+    set_property(SOURCE ${F_SOURCES} APPEND PROPERTY COMPILE_OPTIONS -fsanitize=fuzzer-no-link)
+  else()
+    target_compile_options(${target} PRIVATE -fsanitize=fuzzer-no-link)
+  endif()
+endfunction()

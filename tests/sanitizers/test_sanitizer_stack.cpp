@@ -19,8 +19,7 @@
 #include <systemc>
 #include <vector>
 
-#define DOCTEST_CONFIG_IMPLEMENT
-#include <doctest/doctest.h>
+#include <doctest/doctest.h>  // implemented in ptsim_doctest_impl
 
 namespace san = ptsim::tlm_models::sanitizer;
 

@@ -11,8 +11,7 @@
 #include <string>
 #include <systemc>
 
-#define DOCTEST_CONFIG_IMPLEMENT
-#include <doctest/doctest.h>
+#include <doctest/doctest.h>  // implemented in ptsim_doctest_impl
 
 #include "approx.hpp"
 
