@@ -41,18 +41,19 @@ fi
 jobs="$(nproc 2>/dev/null || echo 2)"
 # Release (-O2, no debug info): the code RelWithDebInfo builds, in about 60 % of the time.
 if [ ! -f "$build/CMakeCache.txt" ]; then
-  cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DPTSIM_UNITY=ON >/dev/null
 fi
 cmake --build "$build" -j "$jobs" >/dev/null 2>"$build/build.log" || { cat "$build/build.log" >&2; exit 1; }
 
 # One clang build serves the fuzzing and the sanitizer passes: everything is compiled with
-# -fsanitize=address,undefined and libFuzzer's coverage hooks (-DPTSIM_FUZZ=ON); the fuzz
-# harnesses link libFuzzer's driver, the test suites doctest's. No benchmarks in it.
+# -fsanitize=address,undefined, and the code the fuzz harnesses feed also with libFuzzer's
+# coverage hooks (-DPTSIM_FUZZ=ON); the fuzz harnesses link libFuzzer's driver, the test
+# suites doctest's. No benchmarks in it. Both builds unity-build the libraries (PTSIM_UNITY).
 sanitizer_build() {
   local dir="$build-san"
   if [ ! -f "$dir/CMakeCache.txt" ]; then
     # Line tables only: sanitizer reports keep file:line, the build skips full debug info.
-    CC=clang CXX=clang++ cmake -S "$root" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPTSIM_FUZZ=ON \
+    CC=clang CXX=clang++ cmake -S "$root" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPTSIM_FUZZ=ON -DPTSIM_UNITY=ON \
       -DPTSIM_BUILD_BENCH=OFF "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -gline-tables-only -DNDEBUG" \
       "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O2 -gline-tables-only -DNDEBUG" >/dev/null
   fi

@@ -38,12 +38,12 @@ declare -A runs=([scenario]=19000 [overrides]=7000 [flp]=400000 [units]=300000
 declare -A lsan=([result_reader]="$root/tests/fuzz/result_reader.lsan.supp")
 # Inputs longer than the seeds are cut; real result files are larger than text inputs.
 declare -A max_len=([result_reader]=131072)
-for h in $(printf '%s\n' "${!seeds[@]}" | sort); do
-  # PTSIM_FUZZ_ONLY=NAME runs that harness alone (a build that made only fuzz_NAME).
-  [ -n "${PTSIM_FUZZ_ONLY:-}" ] && [ "$h" != "$PTSIM_FUZZ_ONLY" ] && continue
+# One harness: its report on stdout, its exit status as the function's.
+fuzz_one() {
+  local h="$1" n exe log work rc reason first done_runs peak
   n="${PTSIM_FUZZ_RUNS:-${runs[$h]}}"; [ "$n" = 0 ] && n=-1
   exe="$build/tests/fuzz/fuzz_$h"
-  [ -x "$exe" ] || { echo "fuzz: $exe is missing (configure with -DPTSIM_FUZZ=ON)" >&2; exit 1; }
+  [ -x "$exe" ] || { echo "fuzz: $exe is missing (configure with -DPTSIM_FUZZ=ON)"; return 1; }
   log="$build/fuzz-$h.log"
   work="$(mktemp -d)"
   # The first corpus folder receives new inputs: a scratch copy, never the repository.
@@ -60,13 +60,40 @@ for h in $(printf '%s\n' "${!seeds[@]}" | sort); do
   if [ "$rc" -ne 0 ]; then
     # Which harness and why first; the report from its first error line after that.
     reason="$(grep -m1 -E 'ERROR: (libFuzzer|AddressSanitizer|LeakSanitizer|UndefinedBehaviorSanitizer)|runtime error:|^SUMMARY:|deadly signal|Tracer caught' "$log" || true)"
-    echo "fuzz_$h FAILED (exit $rc): ${reason:-no sanitizer or libFuzzer report; see the log}" >&2
-    echo "  log: $log; reproducer: $(ls "$artifacts"/"$h"-* 2>/dev/null | head -1 || true)" >&2
+    echo "fuzz_$h FAILED (exit $rc): ${reason:-no sanitizer or libFuzzer report; see the log}"
+    echo "  log: $log; reproducer: $(ls "$artifacts"/"$h"-* 2>/dev/null | head -1 || true)"
     first="$(grep -n -m1 -E 'ERROR:|runtime error:|deadly signal|Tracer caught' "$log" | cut -d: -f1 || true)"
-    if [ -n "$first" ]; then sed -n "${first},$((first + 60))p" "$log" >&2; else tail -40 "$log" >&2; fi
-    exit 1
+    if [ -n "$first" ]; then sed -n "${first},$((first + 60))p" "$log"; else tail -40 "$log"; fi
+    return 1
   fi
   done_runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
   peak=$(grep -o 'stat::peak_rss_mb: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
   echo "fuzz_$h: ok ($done_runs inputs, peak RSS $peak MB)"
+}
+
+# The harnesses run side by side, PTSIM_FUZZ_JOBS at a time (default: one per core); each
+# is single-threaded and its inputs are fixed, so running side by side changes nothing but
+# the time. Reports are printed in name order once all have finished.
+parallel="${PTSIM_FUZZ_JOBS:-$(nproc 2>/dev/null || echo 1)}"
+harnesses=()
+for h in $(printf '%s\n' "${!seeds[@]}" | sort); do
+  # PTSIM_FUZZ_ONLY=NAME runs that harness alone (a build that made only fuzz_NAME).
+  [ -n "${PTSIM_FUZZ_ONLY:-}" ] && [ "$h" != "$PTSIM_FUZZ_ONLY" ] && continue
+  harnesses+=("$h")
 done
+for h in "${harnesses[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "$parallel" ]; do wait -n || true; done
+  { rc=0; fuzz_one "$h" >"$build/fuzz-$h.report" 2>&1 || rc=$?; echo "$rc" >"$build/fuzz-$h.rc"; } &
+done
+wait
+failed=0
+for h in "${harnesses[@]}"; do
+  if [ "$(cat "$build/fuzz-$h.rc")" != 0 ]; then
+    cat "$build/fuzz-$h.report" >&2
+    failed=1
+  else
+    cat "$build/fuzz-$h.report"
+  fi
+  rm -f "$build/fuzz-$h.report" "$build/fuzz-$h.rc"
+done
+exit "$failed"

@@ -11,7 +11,9 @@
 #include "ptsim/postproc/metric_catalogue.hpp"
 #include "json_text.hpp"
 #include "number_text.hpp"
+#include "params_text.hpp"
 #include "text_grid.hpp"
+#include "ptsim/text/trim.hpp"
 #include "ptsim/text/nearest_name.hpp"
 
 namespace ptsim::postproc {
@@ -28,12 +30,6 @@ std::optional<goal> known_direction(const std::string& m) {
   return *b == better::higher ? goal::maximize : goal::minimize;
 }
 
-std::string trim(const std::string& s) {
-  const auto b = s.find_first_not_of(" \t");
-  if (b == std::string::npos) return {};
-  return s.substr(b, s.find_last_not_of(" \t") - b + 1);
-}
-
 const char* goal_name(goal g) { return g == goal::maximize ? "max" : "min"; }
 
 std::string value_text(const labelled_summary& e, const std::string& metric, bool human) {
@@ -43,12 +39,6 @@ std::string value_text(const labelled_summary& e, const std::string& metric, boo
   auto ci = e.ci95.find(metric);
   if (ci != e.ci95.end() && std::isfinite(ci->second)) t += " ± " + significant_text(ci->second, 3);
   return t;
-}
-
-std::string params_text(const labelled_summary& e) {
-  std::string out;
-  for (const auto& [k, v] : e.params) out += (out.empty() ? "" : ", ") + k + "=" + v;
-  return out;
 }
 
 std::string units_text(const std::vector<labelled_summary>& entries, const std::string& metric) {
@@ -72,8 +62,7 @@ std::string entry_json(const labelled_summary& e, const std::string& metric) {
   std::string out = "{\"label\": " + json::quote(e.label) + ", \"value\": " + json::number(report_value(e, metric));
   if (auto ci = e.ci95.find(metric); ci != e.ci95.end()) out += ", \"ci95\": " + json::number(ci->second);
   out += ", \"params\": {";
-  for (std::size_t i = 0; i < e.params.size(); ++i)
-    out += (i ? ", " : "") + json::quote(e.params[i].first) + ": " + json::quote(e.params[i].second);
+  out += params_json_members(e);
   out += "}";
   if (!e.runs.empty()) {
     out += ", \"runs\": [";
@@ -159,10 +148,10 @@ std::string verdict(const std::vector<labelled_summary>& entries, const decision
 
 objective parse_objective(const std::string& text) {
   objective o;
-  const std::string t = trim(text);
+  const std::string t = text::trim(text);
   if (starts_with(t, "max:") || starts_with(t, "min:")) {
     o.direction = starts_with(t, "max:") ? goal::maximize : goal::minimize;
-    o.metric = trim(t.substr(4));
+    o.metric = text::trim(t.substr(4));
   } else {
     o.metric = t;
     const auto g = known_direction(t);
@@ -186,25 +175,25 @@ bool constraint::holds(double x) const {
 
 constraint parse_constraint(const std::string& text) {
   constraint c;
-  c.text = trim(text);
+  c.text = text::trim(text);
   const std::size_t at = c.text.find_first_of("<>=");
   const auto fail = [&](const std::string& why) {
     throw std::invalid_argument("--where \"" + text + "\": " + why +
                                 " (expected METRIC OP NUMBER, OP one of < <= > >= ==)");
   };
   if (at == std::string::npos) fail("no comparison found");
-  c.metric = trim(c.text.substr(0, at));
+  c.metric = text::trim(c.text.substr(0, at));
   std::size_t rest = at + 1;
   if (rest < c.text.size() && c.text[rest] == '=') ++rest;
   c.op = c.text.substr(at, rest - at);
   if (c.op == "=") fail("'=' is not a comparison; use '=='");
   if (c.metric.empty()) fail("no metric before '" + c.op + "'");
-  const std::string number = trim(c.text.substr(rest));
+  const std::string number = text::trim(c.text.substr(rest));
   char* end = nullptr;
   c.value = std::strtod(number.c_str(), &end);
   if (number.empty() || end == number.c_str() || !std::isfinite(c.value))
     fail("expected a number after '" + c.op + "', found '" + number + "'");
-  c.unit = trim(end);
+  c.unit = text::trim(end);
   c.text = c.metric + " " + c.op + " " + number;
   return c;
 }

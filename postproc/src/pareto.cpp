@@ -8,17 +8,13 @@
 
 #include "json_text.hpp"
 #include "number_text.hpp"
+#include "params_text.hpp"
 #include "text_grid.hpp"
+#include "ptsim/text/trim.hpp"
 
 namespace ptsim::postproc {
 
 namespace {
-
-std::string trim(const std::string& s) {
-  const auto b = s.find_first_not_of(" \t");
-  if (b == std::string::npos) return {};
-  return s.substr(b, s.find_last_not_of(" \t") - b + 1);
-}
 
 double summary_value(const labelled_summary& e, const std::string& name) {
   const auto it = e.summary.metrics.find(name);
@@ -41,7 +37,7 @@ double part_energy_per_work(const labelled_summary& e, const std::string& inner,
   std::size_t from = 0;
   while (from <= inner.size()) {
     const std::size_t plus = std::min(inner.find('+', from), inner.size());
-    const std::string n = trim(inner.substr(from, plus - from));
+    const std::string n = text::trim(inner.substr(from, plus - from));
     double v = summary_value(e, "energy_J[" + n + "]");
     if (std::isnan(v)) v = summary_value(e, "energy_group_J[" + n + "]");
     if (n.empty() || std::isnan(v)) return std::nan("");
@@ -73,12 +69,6 @@ std::string work_of(const std::vector<labelled_summary>& entries) {
     }
   }
   return "unit of work";
-}
-
-std::string params_text(const labelled_summary& e) {
-  std::string out;
-  for (const auto& [k, v] : e.params) out += (out.empty() ? "" : ", ") + k + "=" + v;
-  return out;
 }
 
 std::string axis_text(const std::vector<labelled_summary>& entries, const std::string& name) {
@@ -135,8 +125,7 @@ std::string point_json(const std::vector<labelled_summary>& entries, const paret
   std::string out = "{\"label\": " + json::quote(e.label) + ", \"time\": " + json::number(pt.time) +
                     ", \"energy\": " + json::number(pt.energy) + ", \"on_front\": " + (pt.on_front ? "true" : "false") +
                     ", \"params\": {";
-  for (std::size_t i = 0; i < e.params.size(); ++i)
-    out += (i ? ", " : "") + json::quote(e.params[i].first) + ": " + json::quote(e.params[i].second);
+  out += params_json_members(e);
   return out + "}}";
 }
 
@@ -165,7 +154,7 @@ pareto_axes parse_pareto_axes(const std::string& text) {
   if (comma == std::string::npos || text.find(',', comma + 1) != std::string::npos)
     throw std::invalid_argument("--pareto-axes \"" + text + "\": expected TIME,ENERGY (two metric names, e.g. " +
                                 "time_per_work_s,energy_per_work_J or latency_p99_s,energy_J)");
-  pareto_axes a{trim(text.substr(0, comma)), trim(text.substr(comma + 1))};
+  pareto_axes a{text::trim(text.substr(0, comma)), text::trim(text.substr(comma + 1))};
   if (a.time.empty() || a.energy.empty())
     throw std::invalid_argument("--pareto-axes \"" + text + "\": expected TIME,ENERGY, found an empty name");
   return a;

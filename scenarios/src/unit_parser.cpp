@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include "ptsim/text/trim.hpp"
+
 namespace ptsim::scenarios {
 namespace {
 
@@ -168,13 +170,6 @@ class unit_expr_parser {
   std::size_t pos_ = 0;
 };
 
-std::string trim(const std::string& s) {
-  auto b = s.find_first_not_of(" \t");
-  if (b == std::string::npos) return "";
-  auto e = s.find_last_not_of(" \t");
-  return s.substr(b, e - b + 1);
-}
-
 }  // namespace
 
 namespace dims {
@@ -249,13 +244,13 @@ std::string unit_hint(const dimension& d, bool absolute_temperature) {
 }
 
 parsed_quantity parse_quantity(const std::string& raw) {
-  const std::string text = trim(raw);
+  const std::string text = text::trim(raw);
   if (text.empty()) throw unit_error("expected a number with a unit, found an empty string");
   const char* begin = text.c_str();
   char* end = nullptr;
   double v = std::strtod(begin, &end);
   if (end == begin) throw unit_error("expected a number with a unit, found '" + text + "'");
-  std::string unit = trim(std::string(end));
+  std::string unit = text::trim(std::string(end));
   // strtod accepts "nan"/"inf"; a physical quantity must be finite.
   if (!std::isfinite(v)) throw unit_error("expected a finite number, found '" + text + "'");
   parsed_quantity q;

@@ -46,12 +46,12 @@ constexpr double be_fraction = 1e-2;
 // entries summing to more than this fraction of its diagonal: Jacobi-preconditioned CG then
 // gains more than a digit per iteration.
 constexpr double iterative_dominance = 0.3;
-constexpr int cg_max_iterations = 60;
+constexpr int transient_cg_max_iterations = 60;
 // Non-symmetric (coolant) networks from this size: BiCGSTAB/ILUT instead of sparse LU, whose
 // factorisations cost most of a short run (measured on HotSpot's example 5, 10,647 nodes).
 constexpr Eigen::Index bicg_min_nodes = 2000;
 constexpr double bicg_tolerance = 1e-13;
-constexpr int bicg_max_iterations = 1000;
+constexpr int bitransient_cg_max_iterations = 1000;
 constexpr double cg_tolerance_K = 1e-9;
 
 // One backward-Euler step size h: solves (C/h + G) T' = C/h T + drive. Normally by a sparse
@@ -101,7 +101,7 @@ struct be_factor {
         use_bicg = true;
         use_lu = false;
         bicg.setTolerance(bicg_tolerance);
-        bicg.setMaxIterations(bicg_max_iterations);
+        bicg.setMaxIterations(bitransient_cg_max_iterations);
         bicg.compute(a_lu);
         return;
       }
@@ -192,7 +192,7 @@ struct be_factor {
     z = inv_diag.cwiseProduct(r);
     pdir = z;
     double rz = r.dot(z);
-    for (int it = 0; it < cg_max_iterations; ++it) {
+    for (int it = 0; it < transient_cg_max_iterations; ++it) {
       q.noalias() = *g * pdir;
       q += c_over_h.cwiseProduct(pdir);
       const double pq = pdir.dot(q);

@@ -7,18 +7,14 @@
 
 namespace ptsim::tlm_models {
 
-namespace {
-constexpr double bucket_s = 1e-6;
-}
-
 interconnect::interconnect(sc_core::sc_module_name name, const interconnect_config& cfg, double control_period_s)
     : sc_module(name),
       target("target"),
       initiator("initiator"),
       cfg_(cfg),
-      calendar_(cfg.bandwidth_Bps, bucket_s),
+      calendar_(cfg.bandwidth_Bps, calendar_bucket_s),
       ledger_(control_period_s) {
-  if (cfg.duplex) write_calendar_ = std::make_unique<bandwidth_calendar>(cfg.bandwidth_Bps, bucket_s);
+  if (cfg.duplex) write_calendar_ = std::make_unique<bandwidth_calendar>(cfg.bandwidth_Bps, calendar_bucket_s);
   target.register_b_transport(this, &interconnect::b_transport);
 }
 

@@ -9,20 +9,16 @@
 
 namespace ptsim::tlm_models {
 
-namespace {
-constexpr double bucket_s = 1e-6;  // booking granularity: well below a tile's transfer time
-}
-
 memory::memory(sc_core::sc_module_name name, const memory_config& cfg, double control_period_s)
     : sc_module(name),
       socket("socket"),
       cfg_(cfg),
-      calendar_(cfg.bandwidth_Bps * cfg.efficiency, bucket_s),
+      calendar_(cfg.bandwidth_Bps * cfg.efficiency, calendar_bucket_s),
       ledger_(control_period_s),
       period_s_(control_period_s) {
   if (!cfg.power_states.empty()) apst_ = std::make_unique<nvme_apst>(cfg.power_states);
   if (cfg.write_bandwidth_Bps > 0)
-    write_calendar_ = std::make_unique<bandwidth_calendar>(cfg.write_bandwidth_Bps * cfg.efficiency, bucket_s);
+    write_calendar_ = std::make_unique<bandwidth_calendar>(cfg.write_bandwidth_Bps * cfg.efficiency, calendar_bucket_s);
   socket.register_b_transport(this, &memory::b_transport);
 }
 

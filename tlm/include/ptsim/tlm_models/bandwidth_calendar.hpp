@@ -13,6 +13,9 @@
 
 namespace ptsim::tlm_models {
 
+/// The booking granularity of memories and interconnects: well below a tile's transfer time.
+inline constexpr double calendar_bucket_s = 1e-6;
+
 class bandwidth_calendar {
  public:
   /// bytes_per_s > 0: sustainable bandwidth; bucket_s > 0: booking granularity.
