@@ -24,6 +24,11 @@ function(ptsim_add_module name)
   if(M_SOURCES)
     ptsim_warnings(${target})
     set_target_properties(${target} PROPERTIES UNITY_BUILD ${PTSIM_UNITY})
+    if(PTSIM_UNITY AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+      # A unity file is one translation unit, so a type of one source's anonymous namespace
+      # inside another source's class is no linkage problem there: gcc warns all the same.
+      target_compile_options(${target} PRIVATE -Wno-subobject-linkage)
+    endif()
   endif()
   if(M_PUBLIC_DEPS)
     target_link_libraries(${target} ${scope} ${M_PUBLIC_DEPS})
