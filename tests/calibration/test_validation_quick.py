@@ -4,7 +4,9 @@ runs (no run fails), the command exits 0 (each case within its tolerance or mark
 `expect: fail`), and the JSON holds, per case, its source and a point per measured value with
 error = model / measured - 1 (relative) or model - measured (absolute).
 
-Usage: test_validation_quick.py PTSIM VALIDATION_DIR
+Usage: test_validation_quick.py PTSIM VALIDATION_DIR [CASE,CASE,...]
+With a list of cases, only those run (the sanitizer pass: the code paths, not every case's
+numbers; the plain build runs them all).
 """
 import json
 import math
@@ -13,14 +15,20 @@ import subprocess
 import sys
 
 ptsim, vdir = sys.argv[1], sys.argv[2]
+only = sorted(sys.argv[3].split(",")) if len(sys.argv) > 3 else []
 problems = []
-r = subprocess.run([ptsim, "compare", "--quick", "--dir", vdir, "--format", "json", "-j", "2"],
+r = subprocess.run([ptsim, "compare", "--quick", "--dir", vdir, "--format", "json", "-j", "2"] + only,
                    capture_output=True, text=True)
 if r.returncode != 0:
     problems.append(f"ptsim compare --quick: exit {r.returncode}\n{r.stderr[-3000:]}")
 doc = json.loads(r.stdout) if r.stdout.strip() else {"cases": []}
 cases = sorted(d for d in os.listdir(vdir) if os.path.isfile(os.path.join(vdir, d, "case.yaml")))
 got = [c["name"] for c in doc["cases"]]
+if only:
+    missing = [c for c in only if c not in cases]
+    if missing:
+        problems.append(f"no such cases: {missing}")
+    cases = only
 if got != cases:
     problems.append(f"cases run {got}, expected {cases}")
 if len(cases) < 6:
