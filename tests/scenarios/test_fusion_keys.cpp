@@ -113,3 +113,20 @@ TEST_CASE("op_efficiency per kind and fusion rule set (conv_eager): read apart f
   CHECK_MESSAGE(ds[0].to_string().find("(eager, none, tensorrt) such as conv_eager, found 'conv_xla'") != std::string::npos,
                 ds[0].to_string());
 }
+
+TEST_CASE("overlap per operator kind: none unless set, read into the unit; outside [0, 1] or an unknown kind an error") {
+  const auto plain = ps::load_scenario_text(default_text(), "test.yaml");
+  const auto set =
+      ps::load_scenario_text(default_text(), "test.yaml", with_sets({"platform.components.npu.overlap.gemm=0.4"}));
+  for (const auto& u : plain.platform.units) CHECK(u.overlap.empty());
+  bool found = false;
+  for (const auto& u : set.platform.units)
+    if (u.name == "npu") found = u.overlap.size() == 1 && u.overlap.at(ptsim::tlm_config::op_kind::gemm) == 0.4;
+  CHECK(found);
+  const auto over = only_at(load_errors(default_text(), with_sets({"platform.components.npu.overlap.gemm=1.5"})),
+                            "platform.components.npu.overlap.gemm");
+  CHECK_MESSAGE(over.message.find("1.5") != std::string::npos, over.to_string());
+  const auto kind = load_errors(default_text(), with_sets({"platform.components.npu.overlap.gather=0.5"}));
+  REQUIRE(kind.size() == 1);
+  CHECK_MESSAGE(kind[0].to_string().find("gather") != std::string::npos, kind[0].to_string());
+}

@@ -47,6 +47,11 @@ double compute_unit::memory_efficiency_for(const op& o) const {
   return it != cfg_.memory_efficiency.end() ? it->second : 1.0;
 }
 
+double compute_unit::overlap_for(const op& o) const {
+  auto it = cfg_.overlap.find(o.kind);
+  return it != cfg_.overlap.end() ? it->second : 1.0;
+}
+
 double compute_unit::efficiency_for(const op& o) const {
   auto at = cfg_.op_precision_efficiency.find({o.kind, o.prec});
   if (at != cfg_.op_precision_efficiency.end()) return at->second;
@@ -165,7 +170,8 @@ double compute_unit::dvfs_check(double t, double& stalled) {
 }
 
 double compute_unit::stream(const unit_route& r, double read, double written, double ops, double rate_per_hz,
-                            double t, double& compute_sum, double& transfer_sum, const table_time* table) {
+                            double overlap, double t, double& compute_sum, double& transfer_sum,
+                            const table_time* table) {
   const double tile = cfg_.tile_bytes;
   // Reads first (weights, inputs), then writes (outputs). A tile never mixes the two,
   // so the target's ledger books every byte as the read or write it is.
@@ -197,7 +203,8 @@ double compute_unit::stream(const unit_route& r, double read, double written, do
     }
     // The table time is a floor under the memory's: the measured kernel already waited
     // for its bytes, so only a slower memory (contention, a slower part) stretches it.
-    const double end = std::max(compute_s, mem_s);
+    // A roofline tile hides only `overlap` of the shorter time under the longer.
+    const double end = std::max(compute_s, mem_s) + (table ? 0.0 : (1.0 - overlap) * std::min(compute_s, mem_s));
     ledger_.add_interval(t, t + scaling_s, activity_ledger::kind::compute, ops_per_tile);
     if (end > scaling_s) ledger_.add_interval(t + scaling_s, t + end, activity_ledger::kind::stall);
     compute_sum += scaling_s;
@@ -321,7 +328,7 @@ double compute_unit::execute(const op& o, job& j, std::size_t& collective_seq, d
                                "', which this unit cannot reach");
     double c = 0, x = 0;
     occupancy_->factor = 1 / memory_efficiency_for(o);
-    t = stream(it->second, o.bytes_read, o.bytes_written, 0, 0, t, c, x);
+    t = stream(it->second, o.bytes_read, o.bytes_written, 0, 0, 1.0, t, c, x);
     occupancy_->factor = 1;
     b = bound_by::interconnect;
   } else {
@@ -333,8 +340,8 @@ double compute_unit::execute(const op& o, job& j, std::size_t& collective_seq, d
                                o.name + "')");
     double compute_sum = 0, memory_sum = 0;
     occupancy_->factor = 1 / memory_efficiency_for(o);
-    t = stream(memory_, o.bytes_read - onchip_read, keep_output ? 0 : o.bytes_written, o.ops, rate, t, compute_sum,
-               memory_sum, profiled ? &tt : nullptr);
+    t = stream(memory_, o.bytes_read - onchip_read, keep_output ? 0 : o.bytes_written, o.ops, rate, overlap_for(o),
+               t, compute_sum, memory_sum, profiled ? &tt : nullptr);
     occupancy_->factor = 1;
     b = memory_sum > compute_sum ? bound_by::memory : bound_by::compute;
   }

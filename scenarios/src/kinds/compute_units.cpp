@@ -60,6 +60,11 @@ std::vector<field> compute_fields(const compute_defaults& d, std::vector<field> 
                                 "operator one kernel; none: attention too as three kernels; tensorrt: conv/GEMM "
                                 "epilogues take the elementwise operators after them)",
                                 "eager")),
+      opt("overlap", map_of(number("share of the shorter time hidden under the longer", std::nullopt, 0.0, 1.0),
+                            "per operator kind, the share of the shorter of its arithmetic and memory times (per "
+                            "tile) hidden under the longer: 1 (the default) is the roofline, the longer alone; 0 "
+                            "the sum of both. Below 1, kernels near the ridge point (decode GEMMs of a few hundred "
+                            "rows) take longer than either bound")),
       opt("launch_overhead", quantity(dims::time(), "fixed cost per operator (kernel launch)", d.launch_overhead, 0.0,
                                       false)),
       opt("collective_latency",
@@ -231,6 +236,13 @@ void resolve_compute(const std::string& name, const std::string& kind, const com
   for (const auto& [k, v] : c.at("memory_efficiency").entries()) {
     try {
       u.memory_efficiency[tlm_config::parse_op_kind(k)] = std::strtod(v.scalar().c_str(), nullptr);
+    } catch (const std::invalid_argument& e) {
+      v.fail(e.what());
+    }
+  }
+  for (const auto& [k, v] : c.at("overlap").entries()) {
+    try {
+      u.overlap[tlm_config::parse_op_kind(k)] = std::strtod(v.scalar().c_str(), nullptr);
     } catch (const std::invalid_argument& e) {
       v.fail(e.what());
     }

@@ -60,6 +60,11 @@ struct compute_unit_config {
   /// Share of the memory's reachable bandwidth an operator kind's access pattern reaches
   /// (paged KV-cache gathers in attention, embedding gathers); absent: 1.
   std::map<op_kind, double> memory_efficiency;
+  /// Per operator kind, the share of the shorter of a tile's arithmetic and memory times
+  /// hidden under the longer; absent: 1, the roofline (the longer alone). Below 1 a kernel
+  /// near the ridge point, where neither bound is clear (a decode GEMM of a few hundred
+  /// rows streaming its weights), takes longer than either.
+  std::map<op_kind, double> overlap;
   /// The kernels the unit runs a graph as (fusion.hpp); stages may override it.
   fusion_rules fusion = fusion_rules::eager;
   units::seconds_t launch_overhead = units::seconds(5e-6);
