@@ -102,6 +102,67 @@ bool is_domain_event(const event_row& e) {
   return e.kind == "dvfs" || e.kind == "throttle_start" || e.kind == "throttle_end";
 }
 
+// Task runs, named by their CPU; a run on another CPU than the task's last is a migration.
+void write_task_runs(trace_writer& w, const std::vector<task_run_row>& task_runs, std::vector<std::string>& tasks) {
+  std::map<std::string, std::string> last_cpu;
+  for (const task_run_row& r : task_runs) {
+    const int tid = track_of(tasks, r.task);
+    auto it = last_cpu.find(r.task);
+    if (it != last_cpu.end() && it->second != r.cpu)
+      w.instant(trace_pid::tasks, tid, "migrate " + it->second + " -> " + r.cpu, "migration", r.start_s,
+                "{\"from\": " + json::quote(it->second) + ", \"to\": " + json::quote(r.cpu) + "}");
+    last_cpu[r.task] = r.cpu;
+    w.slice(trace_pid::tasks, tid, r.cpu, "task", r.start_s, r.end_s, "{\"cpu\": " + json::quote(r.cpu) + "}");
+  }
+}
+
+// Counters from the timeseries.
+void write_counters(trace_writer& w, const result_reader& run, const timeseries_layout& layout,
+                    const std::vector<double>& time) {
+  const double period = run.record_period_s();
+  for (const counter_def& c : counter_defs) {
+    const auto v = std::find_if(layout.variables.begin(), layout.variables.end(),
+                                [&](const ts_variable& x) { return x.name == c.variable; });
+    if (v == layout.variables.end() || !layout.coords.count(v->dim)) continue;
+    const std::vector<std::string>& labels = layout.coords.at(v->dim);
+    std::size_t cols = 0;
+    const std::vector<double> values = run.variable(c.variable, &cols);
+    for (std::size_t j = 0; j < cols && j < labels.size(); ++j)
+      for (std::size_t k = 0; k < time.size(); ++k)
+        w.counter(c.pid, labels[j] + " " + c.what, c.period_mean ? time[k] - period : time[k], c.key,
+                  values[k * cols + j] * c.scale);
+  }
+}
+
+// DVFS changes and throttling on their domain's track (a throttled episode as a slice).
+void write_domain_events(trace_writer& w, const std::vector<std::string>& domains,
+                         const std::vector<event_row>& events, double end_s) {
+  std::map<std::string, std::pair<double, std::string>> open_episode;  // domain -> start, reason
+  for (std::size_t d = 0; d < domains.size(); ++d) {
+    const int tid = static_cast<int>(d + 1);
+    for (const event_row& e : events) {
+      if (e.source != domains[d]) continue;
+      const std::string args = "{\"reason\": " + json::quote(e.message) + ", \"value\": " + json::short_number(e.value) + "}";
+      if (e.kind == "dvfs") {
+        w.instant(trace_pid::domains, tid, "dvfs " + mhz_text(e.value), "dvfs", e.time_s, args);
+      } else if (e.kind == "throttle_start") {
+        w.instant(trace_pid::domains, tid, "throttle start", "throttle", e.time_s, args);
+        open_episode[e.source] = {e.time_s, e.message};
+      } else if (e.kind == "throttle_end") {
+        w.instant(trace_pid::domains, tid, "throttle end", "throttle", e.time_s, args);
+        if (auto it = open_episode.find(e.source); it != open_episode.end()) {
+          w.slice(trace_pid::domains, tid, "throttled", "throttle", it->second.first, e.time_s,
+                  "{\"reason\": " + json::quote(it->second.second) + "}");
+          open_episode.erase(it);
+        }
+      }
+    }
+    if (auto it = open_episode.find(domains[d]); it != open_episode.end())  // still throttled at the end
+      w.slice(trace_pid::domains, tid, "throttled", "throttle", it->second.first, std::max(end_s, it->second.first),
+              "{\"reason\": " + json::quote(it->second.second) + "}");
+  }
+}
+
 }  // namespace
 
 trace_counts write_trace(const result_reader& run, std::ostream& out, const trace_options& opt) {
@@ -144,65 +205,18 @@ trace_counts write_trace(const result_reader& run, std::ostream& out, const trac
     w.sort_index(trace_pid::tasks);
     for (std::size_t i = 0; i < tasks.size(); ++i) w.meta("thread_name", trace_pid::tasks, static_cast<int>(i + 1), tasks[i]);
   }
-  // Task runs, named by their CPU; a run on another CPU than the task's last is a migration.
-  std::map<std::string, std::string> last_cpu;
-  for (const task_run_row& r : task_runs) {
-    const int tid = track_of(tasks, r.task);
-    auto it = last_cpu.find(r.task);
-    if (it != last_cpu.end() && it->second != r.cpu)
-      w.instant(trace_pid::tasks, tid, "migrate " + it->second + " -> " + r.cpu, "migration", r.start_s,
-                "{\"from\": " + json::quote(it->second) + ", \"to\": " + json::quote(r.cpu) + "}");
-    last_cpu[r.task] = r.cpu;
-    w.slice(trace_pid::tasks, tid, r.cpu, "task", r.start_s, r.end_s, "{\"cpu\": " + json::quote(r.cpu) + "}");
-  }
+  write_task_runs(w, task_runs, tasks);
 
   // Operators: per unit in the order they ran, which is time order.
   for (const op_row& o : ops.rows)
     w.slice(trace_pid::units, track_of(units, o.unit), o.op, "op", o.start_s, o.end_s,
             "{\"bound_by\": " + json::quote(o.bound_by) + "}");
 
-  // Counters from the timeseries.
   const std::vector<double> time = run.time();
-  const double period = run.record_period_s();
-  for (const counter_def& c : counter_defs) {
-    const auto v = std::find_if(layout.variables.begin(), layout.variables.end(),
-                                [&](const ts_variable& x) { return x.name == c.variable; });
-    if (v == layout.variables.end() || !layout.coords.count(v->dim)) continue;
-    const std::vector<std::string>& labels = layout.coords.at(v->dim);
-    std::size_t cols = 0;
-    const std::vector<double> values = run.variable(c.variable, &cols);
-    for (std::size_t j = 0; j < cols && j < labels.size(); ++j)
-      for (std::size_t k = 0; k < time.size(); ++k)
-        w.counter(c.pid, labels[j] + " " + c.what, c.period_mean ? time[k] - period : time[k], c.key,
-                  values[k * cols + j] * c.scale);
-  }
+  write_counters(w, run, layout, time);
 
   // DVFS changes and throttling on their domain's track; other events on the run's track.
-  std::map<std::string, std::pair<double, std::string>> open_episode;  // domain -> start, reason
-  const double end_s = time.empty() ? 0.0 : time.back();
-  for (std::size_t d = 0; d < domains.size(); ++d) {
-    const int tid = static_cast<int>(d + 1);
-    for (const event_row& e : events) {
-      if (e.source != domains[d]) continue;
-      const std::string args = "{\"reason\": " + json::quote(e.message) + ", \"value\": " + json::short_number(e.value) + "}";
-      if (e.kind == "dvfs") {
-        w.instant(trace_pid::domains, tid, "dvfs " + mhz_text(e.value), "dvfs", e.time_s, args);
-      } else if (e.kind == "throttle_start") {
-        w.instant(trace_pid::domains, tid, "throttle start", "throttle", e.time_s, args);
-        open_episode[e.source] = {e.time_s, e.message};
-      } else if (e.kind == "throttle_end") {
-        w.instant(trace_pid::domains, tid, "throttle end", "throttle", e.time_s, args);
-        if (auto it = open_episode.find(e.source); it != open_episode.end()) {
-          w.slice(trace_pid::domains, tid, "throttled", "throttle", it->second.first, e.time_s,
-                  "{\"reason\": " + json::quote(it->second.second) + "}");
-          open_episode.erase(it);
-        }
-      }
-    }
-    if (auto it = open_episode.find(domains[d]); it != open_episode.end())  // still throttled at the end
-      w.slice(trace_pid::domains, tid, "throttled", "throttle", it->second.first, std::max(end_s, it->second.first),
-              "{\"reason\": " + json::quote(it->second.second) + "}");
-  }
+  write_domain_events(w, domains, events, time.empty() ? 0.0 : time.back());
   for (const event_row& e : events) {
     if (is_domain_event(e)) continue;
     w.instant(trace_pid::run, 1, e.kind + " " + e.source, e.kind, e.time_s,

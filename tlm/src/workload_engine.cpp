@@ -439,19 +439,7 @@ void workload_engine::serve_llm(stream_state& s, llm_instance& inst) {
     }
     if (b.kind == batching_kind::static_batch && inst.sched->running() == 0) {
       pipelined = false;
-      // Static batching: gather a full batch (or wait out the timeout) before starting.
-      const double timeout = b.timeout.value();
-      double oldest = std::numeric_limits<double>::infinity();
-      for (const auto& [id, r] : inst.requests) oldest = std::min(oldest, r->arrival_s);
-      while (static_cast<int>(inst.sched->waiting()) < l.max_batch) {
-        const double now = detail::now_s();
-        if (timeout > 0) {
-          if (now >= oldest + timeout) break;
-          wait(detail::to_sc(oldest + timeout - now), inst.wake);
-        } else {
-          wait(inst.wake);
-        }
-      }
+      gather_static_batch(s, inst);
     }
     decoder_batch db;
     if (!inst.sched->next(detail::now_s(), db)) {
@@ -505,26 +493,46 @@ void workload_engine::serve_llm(stream_state& s, llm_instance& inst) {
     host_done();
     pipelined = true;
     ++iterations_;
-    for (llm_sequence& q : inst.sched->complete(detail::now_s(), !hj.queued ? 0.0 : task >= 0 ? hj.busy_s : host_s, host_slot)) {
-      auto it = inst.requests.find(q.id);
-      std::unique_ptr<request> r = std::move(it->second);
-      inst.requests.erase(it);
-      --inst.outstanding;
-      request_record rec;
-      rec.start_s = q.start_s;
-      rec.first_token_s = q.first_token_s;
-      rec.tokens_in = q.prompt;
-      rec.tokens_out = q.generated;
-      rec.unit = inst.label;
-      for (compute_unit* u : inst.ranks) rec.busy_s.emplace_back(u->basename(), q.attributed_s);
-      // Host seconds on the unit that ran them (a task may have moved between iterations).
-      for (std::size_t k = 0; k < q.attributed_host_by_slot.size(); ++k) {
-        if (!(q.attributed_host_by_slot[k] > 0)) continue;
-        const std::string unit = s.host_task >= 0 ? scheduler_->config().cpus[k].unit : h.unit;
-        rec.busy_s.emplace_back(unit, q.attributed_host_by_slot[k]);
-      }
-      finish(s, *r, std::move(rec));
+    finish_sequences(s, inst, !hj.queued ? 0.0 : task >= 0 ? hj.busy_s : host_s, host_slot);
+  }
+}
+
+void workload_engine::gather_static_batch(const stream_state& s, llm_instance& inst) {
+  const double timeout = s.cfg->batching.timeout.value();
+  double oldest = std::numeric_limits<double>::infinity();
+  for (const auto& [id, r] : inst.requests) oldest = std::min(oldest, r->arrival_s);
+  while (static_cast<int>(inst.sched->waiting()) < s.cfg->llm.max_batch) {
+    const double now = detail::now_s();
+    if (timeout > 0) {
+      if (now >= oldest + timeout) break;
+      wait(detail::to_sc(oldest + timeout - now), inst.wake);
+    } else {
+      wait(inst.wake);
     }
+  }
+}
+
+void workload_engine::finish_sequences(stream_state& s, llm_instance& inst, double host_busy_s,
+                                       std::size_t host_slot) {
+  for (llm_sequence& q : inst.sched->complete(detail::now_s(), host_busy_s, host_slot)) {
+    auto it = inst.requests.find(q.id);
+    std::unique_ptr<request> r = std::move(it->second);
+    inst.requests.erase(it);
+    --inst.outstanding;
+    request_record rec;
+    rec.start_s = q.start_s;
+    rec.first_token_s = q.first_token_s;
+    rec.tokens_in = q.prompt;
+    rec.tokens_out = q.generated;
+    rec.unit = inst.label;
+    for (compute_unit* u : inst.ranks) rec.busy_s.emplace_back(u->basename(), q.attributed_s);
+    // Host seconds on the unit that ran them (a task may have moved between iterations).
+    for (std::size_t k = 0; k < q.attributed_host_by_slot.size(); ++k) {
+      if (!(q.attributed_host_by_slot[k] > 0)) continue;
+      const std::string unit = s.host_task >= 0 ? scheduler_->config().cpus[k].unit : s.cfg->llm.host.unit;
+      rec.busy_s.emplace_back(unit, q.attributed_host_by_slot[k]);
+    }
+    finish(s, *r, std::move(rec));
   }
 }
 

@@ -90,6 +90,11 @@ class workload_engine : public sc_core::sc_module {
   void batcher(stream_state& s);
   void serve_batch(stream_state& s, std::vector<request*> batch);
   void serve_llm(stream_state& s, llm_instance& inst);
+  /// Static batching: waits until a full batch is queued or the oldest request's timeout.
+  void gather_static_batch(const stream_state& s, llm_instance& inst);
+  /// Records the sequences that finished with the iteration just run (host seconds
+  /// `host_busy_s` on CPU slot `host_slot`).
+  void finish_sequences(stream_state& s, llm_instance& inst, double host_busy_s, std::size_t host_slot);
   void finish(stream_state& s, request& r, request_record rec);
   std::unique_ptr<request> make_request(stream_state& s, double arrival);
   double exponential(stream_state& s, double mean);
