@@ -6,6 +6,8 @@
 #include <sstream>
 
 #include "ptsim/text/input_file.hpp"
+#include "yaml_memory.hpp"
+#include "yaml_subset.hpp"
 #include "yaml_tree.hpp"
 
 namespace ptsim::scenarios::detail {
@@ -21,7 +23,7 @@ constexpr int max_depth = 8;
 YAML::Node merge(const YAML::Node& base, const YAML::Node& child, const std::string& path, const std::string& base_file,
                  const std::string& child_file, origin& o) {
   if (!base.IsMap() || !child.IsMap()) return child;
-  YAML::Node out(YAML::NodeType::Map);
+  YAML::Node out = new_node_beside(base, YAML::NodeType::Map);
   for (auto it = base.begin(); it != base.end(); ++it) {
     const std::string key = it->first.Scalar();
     const std::string p = join_path(path, key);
@@ -114,7 +116,7 @@ YAML::Node apply_extends(const YAML::Node& root, const std::string& file, origin
   }
   YAML::Node base;
   try {
-    base = YAML::Load(*content);
+    base = detail::load_yaml(*content);
   } catch (const YAML::ParserException& e) {
     o.sink->push_back({base_path.string(), e.mark.line + 1, e.mark.column + 1, "", "YAML syntax error: " + e.msg});
     return root;

@@ -8,6 +8,7 @@
 #include "enum_tables.hpp"
 #include "ptsim/text/input_file.hpp"
 #include "ptsim/tlm_config/operators.hpp"
+#include "yaml_subset.hpp"
 #include "yaml_tree.hpp"
 
 namespace ptsim::scenarios::detail {
@@ -117,7 +118,7 @@ bool read_graph(const std::filesystem::path& path, tlm_config::precision prec, t
   }
   YAML::Node root;
   try {
-    root = YAML::Load(*content);
+    root = detail::load_yaml(*content);
   } catch (const YAML::Exception& e) {
     error = "cannot read the graph file '" + path.string() + "': " + e.what();
     return false;

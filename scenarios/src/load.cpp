@@ -5,6 +5,7 @@
 #include "ptsim/text/input_file.hpp"
 #include "resolve.hpp"
 #include "templates.hpp"
+#include "yaml_subset.hpp"
 
 namespace ptsim::scenarios {
 
@@ -78,7 +79,7 @@ scenario load(const std::string& text, const std::string& origin_name, const loa
   o.warnings = &warnings;
   YAML::Node root;
   try {
-    root = YAML::Load(text);
+    root = detail::load_yaml(text);
   } catch (const YAML::ParserException& e) {
     throw scenario_error({diagnostic{origin_name, e.mark.line + 1, e.mark.column + 1, "",
                                      "YAML syntax error: " + e.msg}});

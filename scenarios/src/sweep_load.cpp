@@ -13,6 +13,7 @@
 #include "diagnostic_text.hpp"
 #include "ptsim/scenarios/schema.hpp"
 #include "ptsim/scenarios/sweep.hpp"
+#include "yaml_subset.hpp"
 
 namespace ptsim::scenarios {
 namespace fs = std::filesystem;
@@ -318,7 +319,7 @@ bool is_sweep_text(const std::string& text) {
       text.find('\0') == std::string::npos)
     return false;
   try {
-    const YAML::Node root = YAML::Load(text);
+    const YAML::Node root = detail::load_yaml(text);
     return root.IsMap() && root["base"].IsDefined();
   } catch (const YAML::Exception&) {
     return false;
@@ -335,7 +336,7 @@ sweep_spec load_sweep_text(const std::string& text, const std::string& file) {
   collector c{file, {}};
   YAML::Node root;
   try {
-    root = YAML::Load(text);
+    root = detail::load_yaml(text);
   } catch (const YAML::ParserException& e) {
     throw scenario_error({diagnostic{file, e.mark.line + 1, e.mark.column + 1, "", "YAML syntax error: " + e.msg}});
   }

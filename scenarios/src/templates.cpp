@@ -9,6 +9,7 @@
 #include "templates.hpp"
 
 #include "template_text.hpp"
+#include "yaml_memory.hpp"
 
 #include <cctype>
 #include <optional>
@@ -40,7 +41,7 @@ bool is_loop_item(const YAML::Node& item) {
 // `over` on `under`: mappings merge key by key, anything else is replaced (as with extends).
 YAML::Node merge_over(const YAML::Node& under, const YAML::Node& over) {
   if (!under.IsMap() || !over.IsMap()) return over;
-  YAML::Node out(YAML::NodeType::Map);
+  YAML::Node out = new_node_beside(under, YAML::NodeType::Map);
   out.SetStyle(under.Style());
   for (auto it = under.begin(); it != under.end(); ++it) {
     const YAML::Node o = over[it->first.Scalar()];
@@ -77,7 +78,9 @@ struct scope {
 
 class expander {
  public:
-  expander(const YAML::Node& templates, origin& o) : templates_(templates), o_(o) {}
+  /// New nodes are made beside `document` (yaml_memory.hpp).
+  expander(const YAML::Node& templates, const YAML::Node& document, origin& o)
+      : templates_(templates), memory_(document), o_(o) {}
 
   static bool needs_expansion(const YAML::Node& n) {
     if (n.IsSequence()) {
@@ -104,7 +107,7 @@ class expander {
       const std::string text = n.Scalar();
       if (text.find_first_of("{}") == std::string::npos) return n;
       try {
-        return YAML::Node(substitute(text, sc.vars));
+        return new_scalar_beside(memory_, substitute(text, sc.vars));
       } catch (const std::runtime_error& e) {
         report(n.Mark(), out, src, e.what(), sc, tpl);
         return n;
@@ -175,7 +178,7 @@ class expander {
 
   // A mapping being built: its entries so far, and which came from loops.
   struct map_result {
-    YAML::Node node{YAML::NodeType::Map};
+    YAML::Node node;  ///< a mapping, made beside the document (yaml_memory.hpp)
     std::set<std::string> made, from_loops;
     bool has_loops = false;
   };
@@ -307,6 +310,7 @@ class expander {
 
     const std::vector<std::string> keys = ordered_keys(layers);
     map_result r;
+    r.node = new_node_beside(memory_, YAML::NodeType::Map);
     for (const auto& k : keys) r.has_loops = r.has_loops || is_loop_key(k);
     r.node.SetStyle(top.node.Style());
     // A key that is not a name (`null:`, `~:`, a mapping as a key) has nothing to look up by.
@@ -333,7 +337,7 @@ class expander {
   YAML::Node sequence(const YAML::Node& n, const std::string& src, const std::string& out, const scope& sc,
                       const std::string& tpl) {
     note(out, src, n.Mark(), sc, tpl);
-    YAML::Node result(YAML::NodeType::Sequence);
+    YAML::Node result = new_node_beside(memory_, YAML::NodeType::Sequence);
     result.SetStyle(n.Style());
     std::size_t i = 0, written = 0;
     for (const auto& item : n) {
@@ -365,6 +369,7 @@ class expander {
   }
 
   YAML::Node templates_;
+  YAML::Node memory_;
   origin& o_;
   std::size_t made_ = 0;
 };
@@ -447,11 +452,11 @@ YAML::Node expand_templates(const YAML::Node& root, origin& o) {
   // as building `rest` merges every top-level entry's memory into it (~4 % of the
   // instructions of `ptsim validate`). Nothing of `root` that `rest` lacks can need expansion.
   if (!templates && !expander::needs_expansion(root)) return root;
-  YAML::Node rest(YAML::NodeType::Map);
+  YAML::Node rest = new_node_beside(root, YAML::NodeType::Map);
   for (auto it = root.begin(); it != root.end(); ++it)
     if (it->first.Scalar() != "templates") rest[it->first] = it->second;
   if (!templates && !expander::needs_expansion(rest)) return root;
-  expander e(templates ? templates : YAML::Node(), o);  // a missing key's node may not be read
+  expander e(templates ? templates : YAML::Node(), rest, o);  // a missing key's node may not be read
   YAML::Node out;
   try {
     out = e.node(rest, "", "", scope{}, "");
