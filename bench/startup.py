@@ -9,8 +9,10 @@ usage: bench/startup.py [--ptsim build/ptsim] [--before OTHER_PTSIM] [--hotspot 
 
 Cases: `ptsim thermal` on a small block model (tests/thermal_cli/data: four.flp,
 four.config and the first 10 rows of four.ptrace; transient trace and steady file
-written, on tmpfs where there is one), the same command line for HotSpot, `ptsim validate scenarios/default.yaml`, and
-/bin/true as the floor of any process start on this machine.
+written, on tmpfs where there is one), the same command line for HotSpot, `ptsim
+validate` of scenarios/default.yaml and of scenarios/server-llm-serving.yaml (the
+8-GPU server preset's templates and loops), and /bin/true as the floor of any process
+start on this machine.
 """
 import argparse
 import os
@@ -60,6 +62,10 @@ def main():
         cases.append(("HotSpot, same inputs", [a.hotspot] + model + ["-o", "hs.ttrace", "-steady_file", "hs.steady"]))
     for tag, exe in ptsims:
         cases.append(("ptsim validate default.yaml%s" % tag, [exe, "validate", scenario]))
+    # A scenario on the 8-GPU server preset: three files, templates and loops expanded.
+    server = os.path.join(root, "scenarios", "server-llm-serving.yaml")
+    for tag, exe in ptsims:
+        cases.append(("ptsim validate server-llm-serving.yaml%s" % tag, [exe, "validate", server]))
 
     times = [[] for _ in cases]
     for _ in range(a.rounds):
@@ -67,9 +73,9 @@ def main():
             times[i].append(cpu_ms(cmd, work))
 
     print("CPU time per invocation (user + sys), %d interleaved rounds" % a.rounds)
-    print("%-44s %10s %10s" % ("command", "median ms", "min ms"))
+    print("%-50s %10s %10s" % ("command", "median ms", "min ms"))
     for (name, _), t in zip(cases, times):
-        print("%-44s %10.2f %10.2f" % (name, statistics.median(t), min(t)))
+        print("%-50s %10.2f %10.2f" % (name, statistics.median(t), min(t)))
     for f in os.listdir(work):
         os.remove(os.path.join(work, f))
     os.rmdir(work)

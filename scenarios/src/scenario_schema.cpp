@@ -381,6 +381,46 @@ schema_ptr thermal_schema() {
                  opt("solver", solver)});
 }
 
+// policy.power_cap: one platform-wide cap.
+schema_ptr power_cap_schema() {
+  return object(
+      "power capping on the platform's power (RAPL PL1/PL2 style, a board limit, or a two-threshold datacenter cap)",
+      {req("limit", quantity(dims::power(), "limit on the average platform power over `window` (PL1; the hard threshold)")),
+       opt("window", quantity(dims::time(), "averaging window of `limit` (at most 1e6 control periods)", "1 s")),
+       opt("short_limit", quantity(dims::power(), "short-term limit (PL2)")),
+       opt("short_window", quantity(dims::time(), "averaging window of `short_limit` (at most 1e6 control periods)", "10 ms")),
+       opt("soft_limit", quantity(dims::power(), "first threshold: only `low_priority` domains are cut to meet it")),
+       opt("settle", quantity(dims::time(), "time over which the average is brought back to the limit", "50 ms")),
+       opt("domains", list_of(str("DVFS domain"), "capped domains (default: every domain but memory domains)")),
+       opt("low_priority", list_of(str("DVFS domain"), "domains cut first at the soft limit"))});
+}
+
+// policy.limits.<domain>: what an operator sets on one DVFS domain.
+schema_ptr domain_limits_schema() {
+  return object(
+      "limits an operator sets on a DVFS domain (Linux scaling_min/max_freq; nvidia-smi -lgc, -pl): the domain runs "
+      "at the lowest of its governor's request and every ceiling (thermal, power_cap, power), kept within "
+      "[min_freq, max_freq] except that a thermal or power ceiling below min_freq wins",
+      {opt("min_freq", quantity(dims::frequency(), "lowest frequency any governor may request (an OPP of the domain; "
+                                "a value between two rounds up, as the driver does)")),
+       opt("max_freq", quantity(dims::frequency(), "highest frequency any governor may request (a value between two "
+                                "OPPs rounds down); min_freq = max_freq locks the clock")),
+       opt("power", quantity(dims::power(), "board power limit: the average power of `components` over `window` "
+                             "(within the domain's min_power_limit .. max_power_limit when it states them)")),
+       opt("window", quantity(dims::time(), "averaging window of `power` (default: the 100 ms update period of "
+                              "A100/H100 board power sensors, Yang et al. SC'24; at most 1e6 control periods)",
+                              "100 ms")),
+       opt("settle", quantity(dims::time(), "time over which the limiter brings the average back to `power` "
+                              "(illustrative)", "25 ms")),
+       opt("memory_freq", quantity(dims::frequency(), "locks the clock of this domain's memory (nvidia-smi -lmc): "
+                                   "min_freq = max_freq of the memory DVFS domain its units' traffic goes to (an "
+                                   "OPP of that domain; a value between two rounds down)")),
+       opt("components", list_of(str("platform component"),
+                                 "the board the limit covers (default: the domain's compute units and the components "
+                                 "they name as connect, fabric or io that no unit of another domain names: for a "
+                                 "GPU, its memory and links)"))});
+}
+
 schema_ptr policy_schema() {
   std::vector<std::string> govs;
   for (const auto& g : power::governor_registry::instance().list()) govs.push_back(g.name);
@@ -421,38 +461,8 @@ schema_ptr policy_schema() {
   };
   auto thermal = retiring(zone(true), {{"domains", "'domains' is now 'cooling' (the same list of DVFS domains; "
                                                    "it may also name fans)"}});
-  auto power_cap = object(
-      "power capping on the platform's power (RAPL PL1/PL2 style, a board limit, or a two-threshold datacenter cap)",
-      {req("limit", quantity(dims::power(), "limit on the average platform power over `window` (PL1; the hard threshold)")),
-       opt("window", quantity(dims::time(), "averaging window of `limit` (at most 1e6 control periods)", "1 s")),
-       opt("short_limit", quantity(dims::power(), "short-term limit (PL2)")),
-       opt("short_window", quantity(dims::time(), "averaging window of `short_limit` (at most 1e6 control periods)", "10 ms")),
-       opt("soft_limit", quantity(dims::power(), "first threshold: only `low_priority` domains are cut to meet it")),
-       opt("settle", quantity(dims::time(), "time over which the average is brought back to the limit", "50 ms")),
-       opt("domains", list_of(str("DVFS domain"), "capped domains (default: every domain but memory domains)")),
-       opt("low_priority", list_of(str("DVFS domain"), "domains cut first at the soft limit"))});
-  auto limits = object(
-      "limits an operator sets on a DVFS domain (Linux scaling_min/max_freq; nvidia-smi -lgc, -pl): the domain runs "
-      "at the lowest of its governor's request and every ceiling (thermal, power_cap, power), kept within "
-      "[min_freq, max_freq] except that a thermal or power ceiling below min_freq wins",
-      {opt("min_freq", quantity(dims::frequency(), "lowest frequency any governor may request (an OPP of the domain; "
-                                "a value between two rounds up, as the driver does)")),
-       opt("max_freq", quantity(dims::frequency(), "highest frequency any governor may request (a value between two "
-                                "OPPs rounds down); min_freq = max_freq locks the clock")),
-       opt("power", quantity(dims::power(), "board power limit: the average power of `components` over `window` "
-                             "(within the domain's min_power_limit .. max_power_limit when it states them)")),
-       opt("window", quantity(dims::time(), "averaging window of `power` (default: the 100 ms update period of "
-                              "A100/H100 board power sensors, Yang et al. SC'24; at most 1e6 control periods)",
-                              "100 ms")),
-       opt("settle", quantity(dims::time(), "time over which the limiter brings the average back to `power` "
-                              "(illustrative)", "25 ms")),
-       opt("memory_freq", quantity(dims::frequency(), "locks the clock of this domain's memory (nvidia-smi -lmc): "
-                                   "min_freq = max_freq of the memory DVFS domain its units' traffic goes to (an "
-                                   "OPP of that domain; a value between two rounds down)")),
-       opt("components", list_of(str("platform component"),
-                                 "the board the limit covers (default: the domain's compute units and the components "
-                                 "they name as connect, fabric or io that no unit of another domain names: for a "
-                                 "GPU, its memory and links)"))});
+  auto power_cap = power_cap_schema();
+  auto limits = domain_limits_schema();
   return retiring(
       object("DVFS and thermal policy",
              {opt("governor", enumeration(govs, "cpufreq governor of every domain without its own", "schedutil")),
