@@ -23,10 +23,12 @@ class subset_reader {
       : s_(text), memory_(std::make_shared<YAML::detail::memory_holder>()) {}
 
   YAML::Node read() {
-    // Tabs, carriage returns, NULs and a byte-order mark change how yaml-cpp counts and scans.
+    // Control characters (tabs, carriage returns, NUL; 0x04 ends yaml-cpp's stream) change how
+    // yaml-cpp counts and scans, and a first byte past ASCII may be a byte-order mark, after
+    // which it decodes UTF-16 or UTF-32.
     for (const char c : s_)
-      if (c == '\t' || c == '\r' || c == '\0') throw outside_subset{};
-    if (s_.size() >= 3 && s_.substr(0, 3) == "\xEF\xBB\xBF") throw outside_subset{};
+      if ((static_cast<unsigned char>(c) < 0x20 && c != '\n') || c == '\x7f') throw outside_subset{};
+    if (!s_.empty() && static_cast<unsigned char>(s_[0]) >= 0x80) throw outside_subset{};
     next_content_line();
     if (indent_ < 0) throw outside_subset{};  // an empty document
     ynode& root = block_node(indent_, -1);
