@@ -108,6 +108,11 @@ TEST_CASE("yaml subset: what it leaves to yaml-cpp") {
       "a: x\x04y\n",               // 0x04, where yaml-cpp's stream ends
   };
   for (const auto& t : texts) CHECK_MESSAGE(check_text(t, "outside") == outcome::fallback, t);
+  // Keys whose ':' lies more than 1024 characters on (yaml-cpp refuses them), plain or quoted,
+  // in a block or a flow mapping.
+  const std::string k(1100, 'k');
+  for (const auto& t : {k + ": 1\n", "\"" + k + "\": 1\n", "a: { " + k + ": 1 }\n"})
+    CHECK(check_text(t, "long key") == outcome::fallback);
 }
 
 TEST_CASE("yaml subset: every YAML file of the repository reads as yaml-cpp reads it") {
