@@ -34,7 +34,7 @@ declare -A seeds=(
 # About 10-20 s each on one idle core of CI's 2-core machine (figures: bench/RESULTS.md).
 declare -A runs=([scenario]=19000 [overrides]=7000 [flp]=400000 [units]=300000
                  [sweep]=30000 [hotspot_config]=6000 [ptrace]=120000 [lcf]=200000 [materials]=200000
-                 [result_reader]=800 [yaml_subset]=20000)
+                 [result_reader]=800 [yaml_subset]=60000)
 # LeakSanitizer suppressions per harness (HDF5's own leaks on its error paths).
 declare -A lsan=([result_reader]="$root/tests/fuzz/result_reader.lsan.supp")
 # Inputs longer than the seeds are cut; real result files are larger than text inputs.
