@@ -125,9 +125,24 @@ void compute_unit::run() {
     }
     std::size_t collective_seq = 0;
     double held = 0;  // bytes of the previous operator's output kept on chip
+    // An eager framework's host issues the kernels one after another (host_issue each; none
+    // inside a captured graph): a kernel cannot start before it is issued.
+    const double issue = graphed_ ? 0.0 : cfg_.host_issue.value();
+    double issued = t;
     const auto& ops = j.graph->ops;
     for (std::size_t i = 0; i < ops.size(); ++i) {
       const op& o = ops[i];
+      if (issue > 0 && o.host_s <= 0) {
+        // The first of the operator's `repeat` kernels waits for its issue; the last cannot
+        // end before all are issued (below).
+        const double first = issued + issue;
+        issued += issue * o.repeat;
+        if (first > t) {
+          ledger_.add_interval(t, first, activity_ledger::kind::overhead);
+          busy += first - t;
+          t = first;
+        }
+      }
       const double t0 = t;
       double onchip_read = 0;
       bool keep = false;
@@ -138,6 +153,10 @@ void compute_unit::run() {
         keep = i + 1 < ops.size() && o.bytes_written / o.repeat <= cfg_.onchip_bytes;
       }
       t = execute(o, j, collective_seq, t, onchip_read, keep);
+      if (issue > 0 && o.host_s <= 0 && o.repeat > 1 && issued > t) {  // a folded operator outran its issue
+        ledger_.add_interval(t, issued, activity_ledger::kind::overhead);
+        t = issued;  // counted in busy below, with the operator
+      }
       held = keep ? o.bytes_written : 0;
       busy += t - t0;
     }

@@ -67,6 +67,11 @@ std::vector<field> compute_fields(const compute_defaults& d, std::vector<field> 
                             "rows) take longer than either bound")),
       opt("launch_overhead", quantity(dims::time(), "fixed cost per operator (kernel launch)", d.launch_overhead, 0.0,
                                       false)),
+      opt("host_issue",
+          quantity(dims::time(), "host CPU time to issue each kernel in an eager framework (Python dispatch and the "
+                   "launch call), pipelined with the unit: a kernel starts no earlier than issued, so the cost "
+                   "hides under longer kernels and starves the unit on shorter ones (small batches)", "0 s", 0.0,
+                   false)),
       opt("collective_latency",
           quantity(dims::time(), "fixed latency of each collective call beyond its ring steps (the library's "
                    "set-up and synchronisation: NCCL's cost model charges a base latency per call)", "0 s", 0.0,
@@ -249,6 +254,7 @@ void resolve_compute(const std::string& name, const std::string& kind, const com
   }
   u.fusion = tlm_config::parse_fusion_rules(c.str("fusion"));
   u.launch_overhead = units::seconds(c.si("launch_overhead"));
+  u.host_issue = units::seconds(c.si("host_issue"));
   u.collective_latency = units::seconds(c.si("collective_latency"));
   u.tile_bytes = c.si("tile");
   if (kind == "cpu_cluster") u.capacity_dmips_mhz = c.num("capacity-dmips-mhz");

@@ -68,6 +68,11 @@ struct compute_unit_config {
   /// The kernels the unit runs a graph as (fusion.hpp); stages may override it.
   fusion_rules fusion = fusion_rules::eager;
   units::seconds_t launch_overhead = units::seconds(5e-6);
+  /// Host CPU time an eager framework spends issuing each kernel (Python dispatch, autocast,
+  /// the launch call), pipelined with the unit: kernel i starts no earlier than i issue
+  /// times after the job began, so the cost hides under kernels longer than it and the unit
+  /// starves on shorter ones (a small batch). 0: kernels are issued ahead of the unit.
+  units::seconds_t host_issue = units::seconds(0.0);
   /// Fixed cost of each collective call (library set-up and synchronisation), on top of
   /// the ring's per-step hop latencies; paid `repeat` times by a folded collective.
   units::seconds_t collective_latency = units::seconds(0.0);
