@@ -104,7 +104,7 @@ TEST_CASE("yaml subset: what it leaves to yaml-cpp") {
       "a: [1,\n2]\n",               // a flow continuation not indented past its key
       "- - a\n",                    // a sequence in a sequence, on one line
       "null: 1\n",                  // a null key
-      "\xFE\xFFa: 1\n",            // a UTF-16 byte-order mark (yaml-cpp decodes UTF-16)
+      "\xFE\xFF" "a: 1\n",         // a UTF-16 byte-order mark (yaml-cpp decodes UTF-16)
       "a: x\x04y\n",               // 0x04, where yaml-cpp's stream ends
   };
   for (const auto& t : texts) CHECK_MESSAGE(check_text(t, "outside") == outcome::fallback, t);
