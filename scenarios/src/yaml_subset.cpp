@@ -43,6 +43,19 @@ class subset_reader {
   std::size_t line_start_ = 0;  ///< offset of the line p_ is on
   int line_ = 0;
   int indent_ = -1;  ///< indentation of the content line p_ is at; -1 at the end of the text
+  int depth_ = 0;    ///< collections being read, one inside the other
+
+  /// Held while a collection is read. Past 200 levels the text goes to yaml-cpp, which refuses
+  /// nesting past 500 with an error, instead of this reader recursing as deep as the text asks.
+  struct nesting {
+    explicit nesting(int& depth) : depth_(depth) {
+      if (++depth_ > 200) throw outside_subset{};
+    }
+    ~nesting() { --depth_; }
+    nesting(const nesting&) = delete;
+    nesting& operator=(const nesting&) = delete;
+    int& depth_;
+  };
 
   char at(std::size_t i) const { return i < s_.size() ? s_[i] : '\0'; }
   char cur() const { return at(p_); }
@@ -146,6 +159,7 @@ class subset_reader {
   }
 
   ynode& block_sequence(int indent) {
+    const nesting level(depth_);
     ynode& seq = collection(YAML::NodeType::Sequence, YAML::EmitterStyle::Block);
     while (true) {
       ++p_;  // the '-'
@@ -168,6 +182,7 @@ class subset_reader {
   }
 
   ynode& block_mapping(int indent) {
+    const nesting level(depth_);
     ynode& map = collection(YAML::NodeType::Map, YAML::EmitterStyle::Block);
     while (true) {
       ynode& key = block_key();
@@ -293,38 +308,41 @@ class subset_reader {
     return scalar(m, flow_plain(), false);
   }
 
-  ynode& flow_sequence(int indent) {
-    ynode& seq = collection(YAML::NodeType::Sequence, YAML::EmitterStyle::Flow);
-    ++p_;  // '['
+  /// A flow collection's entries, from its opening bracket past `close`, each read by
+  /// `entry` (an item, or a `key: value`); a trailing or empty entry leaves the subset.
+  template <class Entry>
+  void flow_entries(char close, int indent, Entry entry) {
+    ++p_;  // the opening bracket
     skip_flow_space(indent);
-    if (cur() == ']') {
+    if (cur() == close) {
       ++p_;
-      return seq;
+      return;
     }
     while (true) {
-      ynode& item = flow_node(indent);
-      seq.push_back(item, memory_);
+      entry();
       skip_flow_space(indent);
-      if (cur() == ']') {
+      if (cur() == close) {
         ++p_;
-        return seq;
+        return;
       }
-      if (cur() != ',') throw outside_subset{};  // `[a: b]` (a mapping) or stray text
+      if (cur() != ',') throw outside_subset{};  // `[a: b]` (a mapping in a sequence) or stray text
       ++p_;
       skip_flow_space(indent);
-      if (cur() == ']' || cur() == ',') throw outside_subset{};  // a trailing or empty entry
+      if (cur() == close || cur() == ',') throw outside_subset{};
     }
   }
 
+  ynode& flow_sequence(int indent) {
+    const nesting level(depth_);
+    ynode& seq = collection(YAML::NodeType::Sequence, YAML::EmitterStyle::Flow);
+    flow_entries(']', indent, [&] { seq.push_back(flow_node(indent), memory_); });
+    return seq;
+  }
+
   ynode& flow_mapping(int indent) {
+    const nesting level(depth_);
     ynode& map = collection(YAML::NodeType::Map, YAML::EmitterStyle::Flow);
-    ++p_;  // '{'
-    skip_flow_space(indent);
-    if (cur() == '}') {
-      ++p_;
-      return map;
-    }
-    while (true) {
+    flow_entries('}', indent, [&] {
       const YAML::Mark m = mark();
       const char c = cur();
       if (c == '[' || c == '{') throw outside_subset{};  // a collection as a key
@@ -337,18 +355,9 @@ class subset_reader {
       ++p_;
       skip_flow_space(indent);
       if (cur() == ',' || cur() == '}') throw outside_subset{};  // an empty value
-      ynode& value = flow_node(indent);
-      map.insert(key, value, memory_);
-      skip_flow_space(indent);
-      if (cur() == '}') {
-        ++p_;
-        return map;
-      }
-      if (cur() != ',') throw outside_subset{};
-      ++p_;
-      skip_flow_space(indent);
-      if (cur() == '}' || cur() == ',') throw outside_subset{};
-    }
+      map.insert(key, flow_node(indent), memory_);
+    });
+    return map;
   }
 
   /// A plain scalar inside a flow collection, on one line.

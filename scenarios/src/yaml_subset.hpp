@@ -7,7 +7,7 @@
 // scalars, tags, styles, key order and marks, so diagnostics keep their line:column) for
 // the common subset: block mappings and sequences, flow collections, plain and quoted
 // scalars on one line, comments. For anything outside it (anchors, tags, block scalars,
-// multi-line scalars, empty values, escapes, documents, tabs, ...) it gives up and yaml-cpp
+// multi-line scalars, empty values, escapes, documents, tabs, deep nesting, ...) it gives up and yaml-cpp
 // reads the text, which is also what reports syntax errors.
 #include <yaml-cpp/yaml.h>
 

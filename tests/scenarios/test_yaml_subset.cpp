@@ -113,6 +113,15 @@ TEST_CASE("yaml subset: what it leaves to yaml-cpp") {
   const std::string k(1100, 'k');
   for (const auto& t : {k + ": 1\n", "\"" + k + "\": 1\n", "a: { " + k + ": 1 }\n"})
     CHECK(check_text(t, "long key") == outcome::fallback);
+  // Nesting far deeper than any scenario (yaml-cpp refuses past 500 levels): left to yaml-cpp
+  // rather than recursed into, flow and block alike.
+  const std::string deep_flow = "a: " + std::string(100000, '[') + std::string(100000, ']') + "\n";
+  CHECK(load_yaml_subset(deep_flow) == std::nullopt);
+  std::string deep_block;
+  for (int i = 0; i < 300; ++i) deep_block += std::string(static_cast<std::size_t>(i), ' ') + "k:\n";
+  deep_block += std::string(300, ' ') + "k: 1\n";
+  CHECK(load_yaml_subset(deep_block) == std::nullopt);
+  CHECK(load_yaml_subset("a:\n  b:\n    c: 1\n").has_value());  // a few levels stay fast
 }
 
 TEST_CASE("yaml subset: every YAML file of the repository reads as yaml-cpp reads it") {
