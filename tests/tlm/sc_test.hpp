@@ -8,7 +8,10 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <map>
+#include <memory>
 #include <string>
+#include <vector>
 #include <systemc>
 
 #include <doctest/doctest.h>  // implemented in ptsim_doctest_impl
@@ -112,6 +115,28 @@ inline const request_record* record_of(const std::vector<request_record>& recs, 
   for (const auto& r : recs)
     if (r.stream == name && k-- == 0) return &r;
   return nullptr;
+}
+
+/// A platform that ran one stream, and the records of its operators.
+struct single_stream_run {
+  std::unique_ptr<platform> plat;
+  std::vector<op_record> ops;
+};
+
+/// Runs `g` as one job a second from time 0 on unit `unit` (the platform's first unit),
+/// domain d0 at 1 GHz and 0.8 V, for 0.5 s of simulated time. The kernel runs once per
+/// process: call this once per executable.
+inline single_stream_run run_single_stream(const platform_config& pc, const op_graph& g, const std::string& unit) {
+  workload_config wc;
+  wc.streams.push_back(stream("s", unit, g, 1.0, 0.0));
+  single_stream_run r;
+  r.plat = std::make_unique<platform>(pc, wc, std::map<std::string, operating_point>{{"d0", {1e9, 0.8}}}, 1e-3, 1);
+  std::vector<op_record> ops;
+  r.plat->units()[0]->on_op = [&ops](const op_record& rec) { ops.push_back(rec); };
+  sc_core::sc_start(sc_core::sc_time(0.5, sc_core::SC_SEC));
+  r.plat->units()[0]->on_op = nullptr;
+  r.ops = std::move(ops);
+  return r;
 }
 
 /// Sum of a ledger's periods 0 .. n-1 (taking them).

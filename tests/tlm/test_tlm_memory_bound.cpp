@@ -22,13 +22,9 @@ TEST_CASE("memory-bound time is bytes / (bandwidth * efficiency) plus latencies"
   platform_config pc = memory_system(100e9, 30e-9, 10e9, 0.8, 100e-9);
   pc.units.push_back(unit("npu", "d0", 4, 256, 0.75));
   const op_graph g = one_op("copy", op_class::vector, 1000, read_B, written_B);
-  workload_config wc;
-  wc.streams.push_back(stream("s", "npu", g, 1.0, 0.0));
-  platform plat(pc, wc, {{"d0", {1e9, 0.8}}}, 1e-3, 1);
-  std::vector<op_record> ops;
-  plat.units()[0]->on_op = [&](const op_record& r) { ops.push_back(r); };
-
-  sc_core::sc_start(sc_core::sc_time(0.5, sc_core::SC_SEC));
+  const single_stream_run run = run_single_stream(pc, g, "npu");
+  const std::vector<op_record>& ops = run.ops;
+  platform& plat = *run.plat;
 
   const auto& recs = plat.workload().finished();
   REQUIRE(recs.size() == 1);

@@ -30,13 +30,9 @@ TEST_CASE("gemm overlap 0.25: a tile takes the longer of its arithmetic and memo
   g.ops.push_back(one_op("light", op_class::tensor, tiles * light_tile * rate, 64 * MiB, 0).ops[0]);
   g.ops.push_back(one_op("other", op_class::tensor, tiles * heavy_tile * rate, 64 * MiB, 0).ops[0]);
   g.ops[0].kind = g.ops[1].kind = op_kind::gemm;  // the third stays op_kind::other
-  workload_config wc;
-  wc.streams.push_back(stream("s", "npu", g, 1.0, 0.0));
-  platform plat(pc, wc, {{"d0", {1e9, 0.8}}}, 1e-3, 1);
-  std::vector<op_record> ops;
-  plat.units()[0]->on_op = [&](const op_record& r) { ops.push_back(r); };
-
-  sc_core::sc_start(sc_core::sc_time(0.5, sc_core::SC_SEC));
+  const single_stream_run run = run_single_stream(pc, g, "npu");
+  const std::vector<op_record>& ops = run.ops;
+  platform& plat = *run.plat;
 
   REQUIRE(ops.size() == 3);
   CHECK(ops[0].end_s - ops[0].start_s == near(heavy).epsilon(0.005));

@@ -21,12 +21,9 @@ TEST_CASE("gemm_fp8: FP8 GEMMs take their own share of peak; int8 GEMMs and othe
   g.ops.push_back(g.ops[0]);
   g.ops[1].name = "gemm_int8";
   g.ops[1].prec = precision::int8;
-  workload_config wc;
-  wc.streams.push_back(stream("s", "npu", g, 1.0, 0.0));
-  platform plat(pc, wc, {{"d0", {1e9, 0.8}}}, 1e-3, 1);
-  std::vector<op_record> ops;
-  plat.units()[0]->on_op = [&](const op_record& r) { ops.push_back(r); };
-  sc_core::sc_start(sc_core::sc_time(0.5, sc_core::SC_SEC));
+  const single_stream_run run = run_single_stream(pc, g, "npu");
+  const std::vector<op_record>& ops = run.ops;
+  platform& plat = *run.plat;
 
   CHECK(plat.units()[0]->efficiency_for(g.ops[0]) == 0.4);
   CHECK(plat.units()[0]->efficiency_for(g.ops[1]) == 0.75);

@@ -24,12 +24,9 @@ TEST_CASE("conv_eager: eager convolutions take their own share; TensorRT's the k
   g.ops.push_back(g.ops[0]);
   g.ops[1].name = "conv_trt";
   g.ops[1].rules = fusion_rules::tensorrt;
-  workload_config wc;
-  wc.streams.push_back(stream("s", "gpu", g, 1.0, 0.0));
-  platform plat(pc, wc, {{"d0", {1e9, 0.8}}}, 1e-3, 1);
-  std::vector<op_record> ops;
-  plat.units()[0]->on_op = [&](const op_record& r) { ops.push_back(r); };
-  sc_core::sc_start(sc_core::sc_time(0.5, sc_core::SC_SEC));
+  const single_stream_run run = run_single_stream(pc, g, "gpu");
+  const std::vector<op_record>& ops = run.ops;
+  platform& plat = *run.plat;
 
   REQUIRE(g.ops[0].prec != precision::fp16);
   CHECK(plat.units()[0]->efficiency_for(g.ops[0]) == 0.3);
