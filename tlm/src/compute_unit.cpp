@@ -132,7 +132,8 @@ void compute_unit::run() {
     const auto& ops = j.graph->ops;
     for (std::size_t i = 0; i < ops.size(); ++i) {
       const op& o = ops[i];
-      if (issue > 0 && o.host_s <= 0) {
+      const bool issued_kernels = issue > 0 && o.host_s <= 0;  // host work is not a kernel
+      if (issued_kernels) {
         // The first of the operator's `repeat` kernels waits for its issue; the last cannot
         // end before all are issued (below).
         const double first = issued + issue;
@@ -153,7 +154,7 @@ void compute_unit::run() {
         keep = i + 1 < ops.size() && o.bytes_written / o.repeat <= cfg_.onchip_bytes;
       }
       t = execute(o, j, collective_seq, t, onchip_read, keep);
-      if (issue > 0 && o.host_s <= 0 && o.repeat > 1 && issued > t) {  // a folded operator outran its issue
+      if (issued_kernels && issued > t) {  // a folded operator outran its last kernel's issue
         ledger_.add_interval(t, issued, activity_ledger::kind::overhead);
         t = issued;  // counted in busy below, with the operator
       }
