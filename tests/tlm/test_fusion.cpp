@@ -114,6 +114,21 @@ TEST_CASE("attention unfused (none): the S x S scores and probabilities go to me
   const op_graph nb = fuse(batched(g, 3), fusion_rules::none);
   CHECK(moved(nb) - moved(batched(g, 3)) == 524288.0 * 24 * 3);
   CHECK(nb.ops[1].repeat == 24);
+
+  // An implementation that scales and masks the scores before the softmax, each its own
+  // kernel: one more operator of two reads and two writes of them, the products unchanged.
+  op three = a;
+  three.pre_softmax_passes = 2;
+  g.ops = {three};
+  const op_graph n3 = fuse(g, fusion_rules::none);
+  REQUIRE(n3.ops.size() == 4);
+  CHECK(n3.ops[1].name == "attention_scale_mask");
+  CHECK(n3.ops[1].bytes_read == 2 * 131072);
+  CHECK(n3.ops[1].bytes_written == 2 * 131072);
+  CHECK(n3.ops[2].name == "attention_softmax");
+  CHECK(n3.ops[2].bytes_read == 131072);
+  CHECK(moved(n3) - moved(g) == 524288 + 4 * 131072);
+  CHECK(n3.total_ops() == g.total_ops());
 }
 
 TEST_CASE("ResNet-50 under tensorrt: every residual add joins the conv before it; ops kept") {

@@ -4,7 +4,10 @@
 #include "approx.hpp"
 
 #include <cmath>
+#include <string>
+#include <vector>
 
+#include "ptsim/tlm_config/fusion.hpp"
 #include "ptsim/tlm_config/model_zoo.hpp"
 #include "ptsim/tlm_config/operators.hpp"
 #include "ptsim/tlm_config/training.hpp"
@@ -43,13 +46,17 @@ TEST_CASE("a data-parallel training step: forward, backward, all-reduce, Adam") 
   t.data_parallel = 8;
   t.bucket_bytes = 25.0 * 1024 * 1024;
   const op_graph step = training_step(fwd, t);
-  double fwd_ops = fwd.total_ops(), bwd_ops = 0, adam_ops = 0;
+  // The step's forward: the model's operators and BERT's dropout kernels.
+  double fwd_ops = 0, bwd_ops = 0, adam_ops = 0;
   const op* ar = nullptr;
   for (const auto& o : step.ops) {
-    if (o.name.rfind("bwd_", 0) == 0) bwd_ops += o.ops;
+    const bool bwd = o.name.rfind("bwd_", 0) == 0;
+    if (bwd) bwd_ops += o.ops;
     if (o.name == "adam_update") adam_ops = o.ops;
     if (o.kind == op_kind::collective) ar = &o;
+    if (!bwd && o.name != "adam_update" && o.kind != op_kind::collective) fwd_ops += o.ops;
   }
+  CHECK(fwd_ops > fwd.total_ops());
   CHECK(bwd_ops == near(2 * fwd_ops));  // backward = twice the forward
   CHECK(adam_ops == near(10 * P));
   REQUIRE(ar);
@@ -68,4 +75,71 @@ TEST_CASE("a data-parallel training step: forward, backward, all-reduce, Adam") 
   // One rank: nothing to exchange.
   t.data_parallel = 1;
   for (const auto& o : training_step(fwd, t).ops) CHECK(o.kind != op_kind::collective);
+}
+
+TEST_CASE("dropout in training: its own kernel after the marked operator, none in a fused attention") {
+  // fc: [4 x 8] x [8 x 16] in fp16, output 64 elements = 128 B, marked for dropout. The
+  // dropout kernel reads the 128 B, writes them back and a one-byte mask per element
+  // (64 B), ~2 operations per element.
+  op fc = gemm_op("fc", 4, 16, 8, precision::fp16);
+  fc.dropout = true;
+  fold(fc, 3);  // three identical layers: the kernel repeats with them
+  // 2 queries x 2 keys, 1 head of 4: the fused (eager) kernel drops out inside.
+  op att = attention_op("att", 2, 4, 2, 1, 1, 4, precision::fp16, precision::fp16);
+  att.dropout = true;
+  op_graph g;
+  g.prec = precision::fp16;
+  g.ops = {fc, att};
+  const op_graph step = training_step(g, training_options{});
+  std::vector<std::string> names;
+  for (const auto& o : step.ops) names.push_back(o.name);
+  const std::vector<std::string> expected = {"fc", "fc_dropout", "att", "bwd_att", "bwd_fc_dropout", "bwd_fc",
+                                             "adam_update"};
+  CHECK(names == expected);
+  const op& d = step.ops[1];
+  CHECK(d.kind == op_kind::elementwise);
+  CHECK(d.bytes_read == near(3 * 128.0));
+  CHECK(d.bytes_written == near(3 * (128.0 + 64)));
+  CHECK(d.ops == near(3 * 2 * 64.0));
+  CHECK(d.repeat == 3);
+  CHECK(d.weight_bytes == 0);
+  // Its backward reads the incoming gradient and the mask (as twice its input) and writes
+  // the gradient (as its output).
+  CHECK(step.ops[4].bytes_read == near(2 * 3 * 128.0));
+  // Inference never drops out: the forward graph is the model's own.
+  for (const auto& o : build_model("bert_base", {{"batch", 2}, {"seq", 16}}, precision::fp16).ops)
+    CHECK(o.name.find("dropout") == std::string::npos);
+}
+
+TEST_CASE("BERT trained unfused: scale and mask, softmax, and dropout on the scores") {
+  // BERT-base, batch 2 of 16 tokens, fp16: 12 layers x 12 heads x 2 x 16 x 16 = 73728 score
+  // elements = 147456 B. Unfused (none), scaling and masking read and write them twice
+  // before the softmax's pass; in training dropout on the probabilities reads them, writes
+  // them and a 73728-byte mask.
+  const op_graph fwd = fuse(build_model("bert_base", {{"batch", 2}, {"seq", 16}}, precision::fp16), fusion_rules::none);
+  const op_graph step = training_step(fwd, training_options{});
+  const op* prep = nullptr;
+  const op* softmax = nullptr;
+  const op* drop = nullptr;
+  int dropouts = 0;
+  for (const auto& o : step.ops) {
+    if (o.name == "attention_scale_mask") prep = &o;
+    if (o.name == "attention_softmax") softmax = &o;
+    if (o.name == "attention_softmax_dropout") drop = &o;
+    if (o.name.size() > 8 && o.name.compare(o.name.size() - 8, 8, "_dropout") == 0 && o.name.rfind("bwd_", 0) != 0)
+      ++dropouts;
+  }
+  REQUIRE(prep);
+  REQUIRE(softmax);
+  REQUIRE(drop);
+  const double s_bytes = 12 * 12 * 2 * 16 * 16 * 2.0;
+  CHECK(prep->bytes_read == near(2 * s_bytes));
+  CHECK(prep->bytes_written == near(2 * s_bytes));
+  CHECK(softmax->bytes_read == near(s_bytes));
+  CHECK(softmax->bytes_written == near(s_bytes));
+  CHECK(drop->bytes_read == near(s_bytes));
+  CHECK(drop->bytes_written == near(s_bytes + s_bytes / 2));
+  CHECK(drop->repeat == 12);
+  // Embeddings, attention probabilities, attention output and FFN output.
+  CHECK(dropouts == 4);
 }

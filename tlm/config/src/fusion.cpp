@@ -26,7 +26,9 @@ namespace {
 // Attention as three kernels. The builders' attention counts the two products
 // (4 * attended * head_dim * heads ops, half each) and not the softmax's exponentials,
 // so the split softmax carries no ops and the total stays the same. Scores and
-// probabilities are in the attention's (activation) precision.
+// probabilities are in the attention's (activation) precision. Scaling and masking before
+// the softmax, where the implementation runs them as kernels of their own, are one more
+// operator of that many passes over the scores.
 void split_attention(const op& a, std::vector<op>& out) {
   const double s_bytes = a.scores * element_bytes(a.prec);
   op qk = a, sm = a, pv = a;
@@ -46,7 +48,16 @@ void split_attention(const op& a, std::vector<op>& out) {
   pv.ops = a.ops - qk.ops;
   pv.bytes_read = a.value_bytes + s_bytes;  // V and the probabilities
   for (op* p : {&qk, &sm, &pv}) p->scores = p->value_bytes = p->weight_bytes = 0;
+  // Dropout, where the model has it, acts on the probabilities: after the softmax.
+  qk.dropout = pv.dropout = false;
   out.push_back(qk);
+  if (a.pre_softmax_passes > 0) {
+    op prep = sm;
+    prep.name = a.name + "_scale_mask";
+    prep.bytes_read = prep.bytes_written = a.pre_softmax_passes * s_bytes;
+    prep.dropout = false;
+    out.push_back(prep);
+  }
   out.push_back(sm);
   out.push_back(pv);
 }

@@ -11,9 +11,39 @@ double parameter_count(const op_graph& forward) { return forward.weight_bytes() 
 
 double training_state_bytes(const op_graph& forward) { return 16.0 * parameter_count(forward); }
 
-op_graph training_step(const op_graph& forward, const training_options& opts) {
+namespace {
+
+// Dropout on an operator's output, as an eager framework runs it: its own kernel, which
+// reads the output, draws the mask and writes the output and the mask (one byte per
+// element: PyTorch keeps a bool mask for the backward). ~2 operations per element (the
+// compare and the scale; the random numbers are counter-based and cheap beside the bytes).
+op dropout_after(const op& o) {
+  const double elements = o.bytes_written / element_bytes(o.prec);
+  op d = elementwise_op(o.name + "_dropout", elements, 2, 1, o.prec);
+  d.bytes_written += elements;  // the mask
+  d.repeat = o.repeat;
+  d.shape_m = d.shape_k = 0;    // not a kernel a forward profile would have timed
+  return d;
+}
+
+// The forward as training runs it: dropout kernels after the operators that have one (a
+// fused attention kernel applies its own).
+op_graph with_dropout(const op_graph& forward) {
   op_graph g = forward;
-  g.name = forward.name + "_train_step";
+  g.ops.clear();
+  for (const op& o : forward.ops) {
+    g.ops.push_back(o);
+    if (o.dropout && o.kind != op_kind::attention && o.bytes_written > 0) g.ops.push_back(dropout_after(o));
+  }
+  return g;
+}
+
+}  // namespace
+
+op_graph training_step(const op_graph& model, const training_options& opts) {
+  const op_graph forward = with_dropout(model);
+  op_graph g = forward;
+  g.name = model.name + "_train_step";
   const double k = std::max(1, opts.accumulation_steps);
   // Backward, in reverse order: for each operator the gradient with respect to its input
   // and (for layers with weights) to its weights, each as much arithmetic as the forward

@@ -18,7 +18,8 @@ namespace ptsim::tlm_config {
 ///    bias and activation into it (as inference exports do), eager PyTorch would not.
 ///  - none: no fusion at all: attention runs as scores (QK^T), softmax and context (PV),
 ///    the score and probability matrices written to memory and read back (PyTorch's SDPA
-///    math backend, or a framework without fused attention).
+///    math backend, or a framework without fused attention), with the scaling and masking
+///    passes before the softmax where the model's code runs them apart (op::pre_softmax_passes).
 ///  - tensorrt: an inference compiler (TensorRT's layer fusion catalog: convolution or
 ///    fully-connected/matmul followed by pointwise operations, e.g. bias, ReLU/GELU and a
 ///    residual ElementWise sum; multi-head attention fused): a convolution or GEMM takes

@@ -56,12 +56,21 @@ struct op {
   /// The rule set of the graph it belongs to: the kernels a framework (eager PyTorch's
   /// cuDNN calls) or an inference compiler (TensorRT's) runs reach different shares of peak.
   fusion_rules rules = fusion_rules::eager;
+  /// The model's reference implementation applies dropout to this operator's output in
+  /// training (BERT's hidden and attention-probability dropout, p = 0.1). An eager framework
+  /// runs it as its own kernel, which training_step() adds; a fused attention kernel applies
+  /// it inside (nothing added). Inference skips dropout.
+  bool dropout = false;
   // collective only
   collective_kind collective = collective_kind::none;
   double message_bytes = 0;  ///< size S of one collective's buffer on each rank (B)
   // attention only (fusion.hpp runs it unfused from these; 0: not known)
   double scores = 0;       ///< score-matrix elements: attended keys summed over queries, times heads
   double value_bytes = 0;  ///< the V rows among bytes_read (B)
+  /// Elementwise kernels an unfused implementation runs over the score matrix before its
+  /// softmax, each a read and a write of it (fusion.hpp's `none` runs them as one operator,
+  /// `<name>_scale_mask`): Hugging Face's BertSelfAttention scales and adds the mask, 2.
+  double pre_softmax_passes = 0;
   // transfer only
   std::string target;  ///< component the bytes move to/from (an io target of the unit)
   // host software only (host_s > 0: a serving engine's scheduling, a training loop's

@@ -24,7 +24,8 @@ double parameter_count(const op_graph& forward);
 /// (Rajbhandari et al., ZeRO, 2020, section 3.1). Activations not included.
 double training_state_bytes(const op_graph& forward);
 
-/// The step's operators on one rank.
-op_graph training_step(const op_graph& forward, const training_options& opts);
+/// The step's operators on one rank. The forward gains a dropout kernel after each
+/// operator marked `dropout` (op.hpp), except attention, whose fused kernel applies its own.
+op_graph training_step(const op_graph& model, const training_options& opts);
 
 }  // namespace ptsim::tlm_config
