@@ -76,6 +76,11 @@ double memory_power_model::step_W(double bytes_read, double bytes_written, doubl
 //    background 60 mW/GB: a 64 GB RDIMM idling at ~4 W (module power of a few W per
 //    module, Tom's Hardware DDR4 measurements 2014: ~1.5 W per 4 GB under load). Weakly
 //    sourced: DDR4-era measurements scaled to DDR5.
+//  - GDDR6: 7.5 pJ/bit, Micron's "average device power" for GDDR6 (its Ultra-Bandwidth
+//    Solutions comparison, micron.com/products/ultra-bandwidth-solutions: GDDR6 7.5,
+//    GDDR6X 7.25, HBM2E 6.0 pJ/bit): devices soldered beside the GPU on a short PCB channel,
+//    half the DDR5 RDIMM figure above. Background, refresh and self-refresh per GB are
+//    DDR5's, illustrative.
 //  - LPDDR5: 4 pJ/bit (short package channel, 0.5 V VDDQ; Li et al. MEMSYS 2018 place
 //    LPDDR4 among the lowest per bit); LPDDR5X: 0.8 x LPDDR5, after Samsung's "20 %
 //    better power efficiency than LPDDR5" (Samsung newsroom, LPDDR5X announcement, Nov
@@ -87,6 +92,7 @@ const std::vector<memory_preset>& memory_presets() {
       {"lpddr5", 32e-12, 32e-12, 0.006, 0.002, 0.0006},
       {"lpddr5x", 25.6e-12, 25.6e-12, 0.005, 0.0016, 0.0005},
       {"ddr5", 120e-12, 120e-12, 0.060, 0.012, 0.010},
+      {"gddr6", 60e-12, 60e-12, 0.060, 0.012, 0.010},
       {"hbm3", 31.2e-12, 31.2e-12, 0.200, 0.040, 0.020},
       {"hbm3e", 25e-12, 25e-12, 0.160, 0.032, 0.016},
   };

@@ -115,7 +115,7 @@ TEST_CASE("DRAM power: background, refresh and bytes while active; self-refresh 
 }
 
 TEST_CASE("memory presets: every generation, lower-power generations cheaper per byte") {
-  for (const char* name : {"lpddr5", "lpddr5x", "ddr5", "hbm3", "hbm3e"}) {
+  for (const char* name : {"lpddr5", "lpddr5x", "ddr5", "gddr6", "hbm3", "hbm3e"}) {
     CAPTURE(name);
     const memory_preset* m = find_memory_preset(name);
     REQUIRE(m);
@@ -125,5 +125,9 @@ TEST_CASE("memory presets: every generation, lower-power generations cheaper per
   CHECK(find_memory_preset("lpddr5x")->read_J_per_B < find_memory_preset("lpddr5")->read_J_per_B);
   CHECK(find_memory_preset("hbm3e")->read_J_per_B < find_memory_preset("hbm3")->read_J_per_B);
   CHECK(find_memory_preset("ddr5")->read_J_per_B > find_memory_preset("hbm3")->read_J_per_B);
+  // Soldered GDDR6 on a short board channel: between the RDIMM and the stacked HBM (Micron: 7.5 pJ/bit).
+  CHECK(find_memory_preset("gddr6")->read_J_per_B == doctest::Approx(7.5e-12 * 8));
+  CHECK(find_memory_preset("gddr6")->read_J_per_B < find_memory_preset("ddr5")->read_J_per_B);
+  CHECK(find_memory_preset("gddr6")->read_J_per_B > find_memory_preset("hbm3")->read_J_per_B);
   CHECK(find_memory_preset("gddr7") == nullptr);
 }

@@ -20,7 +20,7 @@ schema_ptr memory_schema(const std::string& what, const char* latency, const cha
                  opt("efficiency", share("share of peak bandwidth reachable under contention (refresh, turnarounds)",
                                          efficiency)),
                  opt("capacity", quantity(dims::bytes(), "capacity", "8 GiB")),
-                 opt("preset", enumeration({"lpddr5", "lpddr5x", "ddr5", "hbm3", "hbm3e"},
+                 opt("preset", enumeration({"lpddr5", "lpddr5x", "ddr5", "gddr6", "hbm3", "hbm3e"},
                                            "power figures of a DRAM generation (README, Memory power), scaled by "
                                            "capacity; keys given here override them")),
                  opt("background_power", quantity(dims::power(), "standby power while active (preset, else 0 W)",

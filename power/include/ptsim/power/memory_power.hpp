@@ -87,7 +87,7 @@ class memory_power_model {
 /// interface, and standby, refresh and self-refresh powers per GB of capacity (W/GB).
 /// Sources and how solid each figure is: memory_power.cpp and README (Memory power).
 struct memory_preset {
-  std::string name;  ///< lpddr5, lpddr5x, ddr5, hbm3, hbm3e
+  std::string name;  ///< lpddr5, lpddr5x, ddr5, gddr6, hbm3, hbm3e
   double read_J_per_B, write_J_per_B;
   double background_W_per_GB, refresh_W_per_GB, self_refresh_W_per_GB;
 };
