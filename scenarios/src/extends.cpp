@@ -17,11 +17,54 @@ namespace {
 
 constexpr int max_depth = 8;
 
+YAML::Node merge(const YAML::Node& base, const YAML::Node& child, const std::string& path, const std::string& base_file,
+                 const std::string& child_file, origin& o);
+
+// A mapping whose keys are all item numbers ({ 0: ..., 3: ... }) over an inherited list.
+bool item_patch(const YAML::Node& base, const YAML::Node& child) {
+  if (!base.IsSequence() || !child.IsMap() || child.size() == 0) return false;
+  for (auto it = child.begin(); it != child.end(); ++it) {
+    const std::string& k = it->first.Scalar();
+    if (k.empty() || k.size() > 9 || k.find_first_not_of("0123456789") != std::string::npos) return false;
+  }
+  return true;
+}
+
+// The inherited list with the numbered items merged, each as any value merges (a mapping
+// key by key, anything else replaced), so an overlay can change one item without copying
+// the list; `ptsim calibrate` writes a fitted list item this way.
+YAML::Node patch_items(const YAML::Node& base, const YAML::Node& child, const std::string& path,
+                       const std::string& base_file, const std::string& child_file, origin& o) {
+  YAML::Node out = new_node_beside(base, YAML::NodeType::Sequence);
+  for (std::size_t i = 0; i < base.size(); ++i) out.push_back(base[i]);
+  for (auto it = child.begin(); it != child.end(); ++it) {
+    const std::string key = it->first.Scalar();
+    const std::size_t i = std::stoul(key);
+    const std::string p = join_path(path, key);
+    if (i >= base.size() || it->second.IsNull()) {
+      origin here = o;
+      here.file = child_file;
+      here.path_files.clear();
+      here.report(it->first, p,
+                  it->second.IsNull()
+                      ? "a list item cannot be removed through extends (give the whole list instead)"
+                      : "item " + key + " of '" + path + "': the list '" + base_file + "' gives has " +
+                            std::to_string(base.size()) + " items (0 to " + std::to_string(base.size() - 1) + ")");
+      continue;
+    }
+    out[i] = merge(base[i], it->second, p, base_file, child_file, o);
+    if (!(base[i].IsMap() && it->second.IsMap())) o.path_files.emplace_back(p, child_file);
+  }
+  return out;
+}
+
 // child over base: mappings merge key by key; a child value replaces anything else, and a
-// child's `key: null` removes the inherited key (a component, a section) altogether.
+// child's `key: null` removes the inherited key (a component, a section) altogether. A
+// mapping of item numbers over a list changes those items (patch_items).
 // Nodes are shared, not cloned: a clone would lose the line:column marks that errors need.
 YAML::Node merge(const YAML::Node& base, const YAML::Node& child, const std::string& path, const std::string& base_file,
                  const std::string& child_file, origin& o) {
+  if (item_patch(base, child)) return patch_items(base, child, path, base_file, child_file, o);
   if (!base.IsMap() || !child.IsMap()) return child;
   YAML::Node out = new_node_beside(base, YAML::NodeType::Map);
   for (auto it = base.begin(); it != base.end(); ++it) {

@@ -135,6 +135,55 @@ r = run("calibrate", calib, "-o", out)
 check(r.returncode == 2 and "--resume" in r.stderr, f"rerun without --resume: exit {r.returncode} {r.stderr}")
 
 
+# A list item as the parameter: the NPU's top OPP voltage (the performance governor holds it),
+# data made at 760 mV. The overlay writes it as { 4: { volt: ... } } under the OPP list, which
+# extends merges into the inherited item: run as a scenario it reproduces fit.csv exactly.
+VPATH = "platform.domains.npu.opps.4.volt"
+vtable = os.path.join(work, "vtable.csv")
+with open(vtable, "w") as f:
+    f.write(f"# synthetic: ptsim at {VPATH} = 760 mV, duration 1 s\n")
+    f.write("workload.streams.camera.arrival.rate,power_W\n")
+    for i, rate in enumerate(RATES):
+        o = os.path.join(work, f"vtruth{i}.h5")
+        r = run("run", "-q", "-o", o, base, "--set", "duration=1 s", "--set", f"{VPATH}=760 mV",
+                "--set", f"workload.streams.camera.arrival.rate={rate}")
+        assert r.returncode == 0, r.stderr
+        f.write(f"{rate},{metrics(o)[1]!r}\n")
+vcalib = os.path.join(work, "vcalib.yaml")
+with open(vcalib, "w") as f:
+    f.write(f"""scenario: base.yaml
+set: {{ duration: "1 s" }}
+measurements: vtable.csv
+targets:
+  power_W: {{ metric: avg_power_W }}
+parameters:
+  {VPATH}: {{ bounds: ["730 mV", "900 mV"], start: "850 mV" }}
+holdout: {{ rows: [2] }}
+optimizer: {{ global_evals: 6, local_evals: 14 }}
+""")
+vout = os.path.join(work, "vfit")
+r = run("calibrate", vcalib, "-o", vout, "-j", "2")
+check(r.returncode == 0, f"list-item calibrate: exit {r.returncode}\n{r.stderr}")
+if r.returncode == 0:
+    with h5py.File(os.path.join(vout, "fit.h5"), "r") as h:
+        volt = float(h["parameters"]["value"][0])
+        unit = h["parameters"]["unit"][0].decode().rstrip("\0")
+    print(f"fitted NPU top voltage {volt!r} {unit}")
+    check(unit == "mV", f"fit.h5 gives the voltage in {unit!r}, the bounds' unit is mV")
+    check(abs(volt - 760) < 3, f"fitted voltage {volt} {unit}, expected ~760 mV")
+    vtext = open(os.path.join(vout, "calibrated.yaml")).read()
+    check("\n        4:\n          volt:" in vtext, f"overlay does not patch OPP 4 as an item:\n{vtext}")
+    vrows = list(csv.DictReader(open(os.path.join(vout, "fit.csv"))))
+    for i, rate in enumerate(RATES):
+        res = os.path.join(work, f"vcheck{i}.h5")
+        rr = run("run", "-q", "-o", res, os.path.join(vout, "calibrated.yaml"), "--set",
+                 f"workload.streams.camera.arrival.rate={rate}")
+        check(rr.returncode == 0, rr.stderr)
+        if rr.returncode == 0:
+            sim = [float(x["simulated"]) for x in vrows if x["row"] == str(i + 1)]
+            check(sim == [metrics(res)[1]], f"list-item overlay row {i + 1}: {metrics(res)[1]} vs fit.csv {sim}")
+
+
 # Bad input: exit 2 with file:line:column, no output folder made.
 def bad(name, replace, expect_at, expect_text, table_text=None):
     c = os.path.join(work, f"bad-{name}.yaml")

@@ -67,3 +67,39 @@ TEST_CASE("extends refuses a missing base, a cycle, and text without a file") {
   ds = load_errors("extends: default.yaml\nname: x\n");
   CHECK(only_at(ds, "extends").message.find("needs a scenario file") != std::string::npos);
 }
+
+TEST_CASE("a mapping of item numbers over an inherited list changes those items only") {
+  temp_dir t;
+  t.write("base.yaml", default_text());
+  const auto base = ps::load_scenario_text(default_text(), "base");
+  // The NPU's top OPP (item 4) at another voltage, its clock and the other items inherited.
+  const auto child = t.write("child.yaml",
+                             "extends: base.yaml\nname: x\nplatform:\n  domains:\n    npu:\n      opps:\n"
+                             "        4: { volt: \"760 mV\" }\n        0:\n          freq: \"250 MHz\"\n");
+  const auto sc = ps::load_scenario_file(child.string());
+  const auto npu_of = [](const ps::scenario& s) {
+    for (const auto& d : s.domains)
+      if (d.name == "npu") return d.opps;
+    FAIL("no npu domain");
+    return s.domains.front().opps;
+  };
+  const auto opps = npu_of(sc), was = npu_of(base);
+  REQUIRE(opps.size() == was.size());
+  REQUIRE(opps.size() == 5);
+  CHECK(opps.voltage_v(4) == doctest::Approx(0.760));
+  CHECK(opps.frequency_hz(4) == doctest::Approx(was.frequency_hz(4)));
+  CHECK(opps.frequency_hz(0) == doctest::Approx(250e6));
+  CHECK(opps.voltage_v(0) == doctest::Approx(was.voltage_v(0)));
+  for (std::size_t i = 1; i < 4; ++i) CHECK(opps.voltage_v(i) == doctest::Approx(was.voltage_v(i)));
+
+  // An item the list does not have: the child's line and column, the list's length.
+  const auto past = t.write("past.yaml",
+                            "extends: base.yaml\nname: x\nplatform:\n  domains:\n    npu:\n      opps:\n"
+                            "        7: { volt: \"760 mV\" }\n");
+  const auto ds = diagnostics_of([&] { ps::load_scenario_file(past.string()); });
+  const auto d = only_at(ds, "platform.domains.npu.opps.7");
+  CHECK(d.file == past.string());
+  CHECK(d.line == 7);
+  CHECK(d.column == 9);
+  CHECK(d.message.find("has 5 items (0 to 4)") != std::string::npos);
+}

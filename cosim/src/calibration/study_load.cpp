@@ -303,27 +303,6 @@ void read_optimizer(collector& c, const YAML::Node& n, study& s) {
   }
 }
 
-// calibrated.yaml extends the scenario, and a derived scenario replaces a list whole: a list
-// item's path (stages.0.unit) cannot be written into it. Refused here, before any run.
-void refuse_list_items(collector& c, const study& s) {
-  const auto through_list = [](const std::string& path) {
-    for (std::size_t b = 0; b <= path.size();) {
-      const std::size_t e = std::min(path.find('.', b), path.size());
-      if (e > b && path.find_first_not_of("0123456789", b) >= e) return true;
-      b = e + 1;
-    }
-    return false;
-  };
-  const std::string note =
-      ": a list item cannot be written into calibrated.yaml (an overlay that extends the scenario replaces "
-      "whole lists); set it in the scenario instead";
-  for (std::size_t i = 0; i < s.set.size(); ++i)
-    if (through_list(s.set[i].path)) c.report(s.set_at[i], "set." + s.set[i].path, "'" + s.set[i].path + "'" + note);
-  for (const auto& p : s.parameters)
-    for (const auto& path : p.paths)
-      if (through_list(path)) c.report(p.at, "parameters." + p.path, "'" + path + "'" + note);
-}
-
 // Fewer measured values to fit than parameters leaves the fit undetermined.
 void check_determined(collector& c, const study& s) {
   std::size_t fitted_values = 0;
@@ -353,7 +332,6 @@ study load_study(const fs::path& path, study_kind kind) {
     read_parameters(f, s);
     if (const auto n = f.root["holdout"]) read_holdout(c, n, s);
     if (const auto n = f.root["optimizer"]) read_optimizer(c, n, s);
-    refuse_list_items(c, s);
     check_determined(c, s);
   }
   if (!c.diags.empty()) throw scenario_error(c.diags);
