@@ -183,12 +183,22 @@ void emit(std::ostringstream& os, const schema_node& s, int in, bool nullable) {
       os << "\n"; pad(os, in); os << "} ] }";
       break;
     case node_type::list_of:
-      pad(os, in); os << "\"type\": " << type_of("array", nullable) << ",\n";
-      pad(os, in); os << "\"items\": { \"anyOf\": [\n";
-      emit_loop_item(os, in + 2);
-      os << ",\n"; pad(os, in + 2); os << "{\n";
+      // A list, or in a derived scenario a mapping of item numbers that patches the inherited
+      // list's items (`opps: { 4: { volt: ... } }`, README "Scenario inheritance").
+      pad(os, in); os << "\"anyOf\": [ {\n";
+      pad(os, in + 2); os << "\"type\": " << type_of("array", nullable) << ",\n";
+      pad(os, in + 2); os << "\"items\": { \"anyOf\": [\n";
+      emit_loop_item(os, in + 4);
+      os << ",\n"; pad(os, in + 4); os << "{\n";
+      emit(os, *s.element, in + 6);
+      os << "\n"; pad(os, in + 4); os << "} ] }\n";
+      pad(os, in); os << "}, {\n";
+      pad(os, in + 2); os << "\"type\": \"object\", \"minProperties\": 1,\n";
+      pad(os, in + 2); os << "\"propertyNames\": { \"pattern\": \"^[0-9]{1,9}$\" },\n";
+      pad(os, in + 2); os << "\"additionalProperties\": {\n";
       emit(os, *s.element, in + 4);
-      os << "\n"; pad(os, in + 2); os << "} ] }";
+      os << "\n"; pad(os, in + 2); os << "}\n";
+      pad(os, in); os << "} ]";
       break;
     case node_type::one_of:
       pad(os, in); os << "\"oneOf\": [\n";

@@ -54,4 +54,11 @@ assert flagged("policy: { governor: fastest }\n") == [["policy", "governor"]], "
 assert flagged("extends: default.yaml\npolicy:\n  thermal: null\nplatform:\n  domains: { big: null }\n") == [], \
     "null removes an inherited key"
 assert flagged("extends: default.yaml\npolicy:\n  thermal: hot\n") == [["policy", "thermal"]], "a string for a section"
+# A mapping of item numbers patches an inherited list; any other key there is flagged, and so is a bad item.
+assert flagged('extends: default.yaml\nplatform:\n  domains:\n    npu:\n      opps: { 4: { volt: "760 mV" } }\n') == [], \
+    "an item patch"
+assert flagged('extends: default.yaml\nplatform:\n  domains:\n    npu:\n      opps: { top: { volt: "760 mV" } }\n') == \
+    [["platform", "domains", "npu"]], "a patch key that is not an item number"
+assert flagged('extends: default.yaml\nplatform:\n  domains:\n    npu:\n      opps: { 4: { volt: 760 } }\n') == \
+    [["platform", "domains", "npu"]], "a patched item of the wrong type"
 print("ok:", len(files), "files")

@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "ptsim/tlm_config/model_zoo.hpp"
+#include "ptsim/tlm_config/operators.hpp"
 #include "ptsim/tlm_config/topology.hpp"
 
 using tlm_test::near;
@@ -179,4 +180,29 @@ TEST_CASE("operators without throughput or a route are found") {
   CHECK(has_problem(v, "'cpu' cannot reach 'hbm0'"));
   // int8 falls back to fp16, bf16...: bf16 exists, so the convolutions can run.
   CHECK_FALSE(has_problem(v, "no throughput"));
+}
+
+TEST_CASE("peak per cycle: the widest-first ladder, and the vector path for what the tensor path lacks") {
+  // A V100-like SM array: tensor cores for FP16 only, CUDA cores for FP32 and FP16; 80 SMs.
+  compute_unit_config u = unit("gpu0", "", "", {});
+  u.ops_per_cycle = {{precision::fp16, 1024}};
+  u.vector_ops_per_cycle = {{precision::fp32, 128}, {precision::fp16, 256}};
+  u.cores = 80;
+  const op fp16_gemm = gemm_op("g16", 64, 64, 64, precision::fp16);
+  const op int8_gemm = gemm_op("g8", 64, 64, 64, precision::int8);
+  const op fp32_gemm = gemm_op("g32", 64, 64, 64, precision::fp32);
+  const op fp32_add = elementwise_op("add", 64, 1, 2, precision::fp32);
+  CHECK(unit_peak_per_cycle(u, fp16_gemm) == 1024 * 80);  // tensor cores
+  CHECK(unit_peak_per_cycle(u, int8_gemm) == 1024 * 80);  // INT8 dequantised onto the FP16 tensor path
+  CHECK(unit_peak_per_cycle(u, fp32_gemm) == 128 * 80);   // no FP32 tensor rate: the CUDA cores' FMA
+  CHECK(unit_peak_per_cycle(u, fp32_add) == 128 * 80);
+  // Given an FP32 tensor rate (TF32, an A100), the tensor path runs it.
+  u.ops_per_cycle[precision::fp32] = 512;
+  CHECK(unit_peak_per_cycle(u, fp32_gemm) == 512 * 80);
+  // No vector table and no tensor rate for the precision: nothing can run it.
+  compute_unit_config npu = unit("npu", "", "", {});
+  npu.ops_per_cycle = {{precision::int8, 4096}};
+  npu.cores = 1;
+  CHECK(unit_peak_per_cycle(npu, fp32_gemm) == 0);
+  CHECK(unit_peak_per_cycle(npu, int8_gemm) == 4096);
 }

@@ -25,9 +25,10 @@ std::string join(const std::vector<std::string>& v) {
 
 }  // namespace
 
-double unit_peak_per_cycle(const compute_unit_config& u, const op& o) {
-  const auto& table =
-      (o.cls != op_class::tensor && !u.vector_ops_per_cycle.empty()) ? u.vector_ops_per_cycle : u.ops_per_cycle;
+namespace {
+
+// The widest-first ladder of datapaths an operator of precision `p` may run on in `table`.
+double ladder_rate(const std::map<precision, double>& table, precision p) {
   static const std::vector<std::vector<precision>> ladder = {
       {precision::int4, precision::int8, precision::fp8, precision::fp16, precision::bf16, precision::fp32},
       {precision::int8, precision::fp8, precision::fp16, precision::bf16, precision::fp32},
@@ -36,13 +37,25 @@ double unit_peak_per_cycle(const compute_unit_config& u, const op& o) {
       {precision::bf16, precision::fp16, precision::fp32},
       {precision::fp32}};
   for (const auto& rung : ladder) {
-    if (rung.front() != o.prec) continue;
-    for (precision p : rung) {
-      auto it = table.find(p);
-      if (it != table.end() && it->second > 0) return it->second * u.cores;
+    if (rung.front() != p) continue;
+    for (precision q : rung) {
+      auto it = table.find(q);
+      if (it != table.end() && it->second > 0) return it->second;
     }
   }
   return 0;
+}
+
+}  // namespace
+
+double unit_peak_per_cycle(const compute_unit_config& u, const op& o) {
+  const bool vector_path = o.cls != op_class::tensor && !u.vector_ops_per_cycle.empty();
+  double rate = ladder_rate(vector_path ? u.vector_ops_per_cycle : u.ops_per_cycle, o.prec);
+  // A tensor operator in a precision the MAC array lacks (FP32 on a V100, whose tensor cores
+  // take FP16 only) runs on the vector units, as cuBLAS's SGEMM and cuDNN's FP32 kernels do.
+  if (!(rate > 0) && !vector_path && o.cls == op_class::tensor && !u.vector_ops_per_cycle.empty())
+    rate = ladder_rate(u.vector_ops_per_cycle, o.prec);
+  return rate * u.cores;
 }
 
 std::string platform_problem::text() const { return component + ": " + message; }

@@ -14,7 +14,8 @@ namespace ptsim::tlm_config {
 
 /// Peak arithmetic per cycle of a unit for an operator (all cores), before efficiency.
 /// Without native support for the operator's precision the next wider datapath is used
-/// (int8/fp8 -> fp16/bf16 -> fp32), as compilers do by dequantising; 0 when none.
+/// (int8/fp8 -> fp16/bf16 -> fp32), as compilers do by dequantising; a tensor operator the
+/// tensor path cannot run at all falls back to the vector path; 0 when neither can.
 double unit_peak_per_cycle(const compute_unit_config& u, const op& o);
 
 /// A problem of a platform or its workload, located by what the scenario file calls it.
