@@ -46,17 +46,24 @@ base = os.path.join(work, "base.yaml")
 with open(base, "w") as f:
     f.write(f"extends: {os.path.join(scenarios, 'default.yaml')}\npolicy: {{ governor: performance }}\n")
 
+def truth(tag, setting):
+    """ptsim itself with `setting` (PATH=VALUE), 1 s at each rate: (rate, latency s, power W) per row."""
+    rows_ = []
+    for i, rate in enumerate(RATES):
+        out_ = os.path.join(work, f"{tag}{i}.h5")
+        r_ = run("run", "-q", "-o", out_, base, "--set", "duration=1 s", "--set", setting,
+                 "--set", f"workload.streams.camera.arrival.rate={rate}")
+        assert r_.returncode == 0, r_.stderr
+        rows_.append((rate, *metrics(out_)))
+    return rows_
+
+
 # The measurements: ptsim at efficiency 0.55.
 table = os.path.join(work, "table.csv")
 with open(table, "w") as f:
     f.write("# synthetic: ptsim at platform.components.npu.efficiency = 0.55, duration 1 s\n")
     f.write("workload.streams.camera.arrival.rate,latency_ms,power_W\n")
-    for i, rate in enumerate(RATES):
-        out = os.path.join(work, f"truth{i}.h5")
-        r = run("run", "-q", "-o", out, base, "--set", "duration=1 s", "--set", f"{PATH}=0.55",
-                "--set", f"workload.streams.camera.arrival.rate={rate}")
-        assert r.returncode == 0, r.stderr
-        lat, p = metrics(out)
+    for rate, lat, p in truth("truth", f"{PATH}=0.55"):
         f.write(f"{rate},{lat * 1e3!r},{p!r}\n")
 
 calib = os.path.join(work, "calib.yaml")
@@ -143,12 +150,8 @@ vtable = os.path.join(work, "vtable.csv")
 with open(vtable, "w") as f:
     f.write(f"# synthetic: ptsim at {VPATH} = 760 mV, duration 1 s\n")
     f.write("workload.streams.camera.arrival.rate,power_W\n")
-    for i, rate in enumerate(RATES):
-        o = os.path.join(work, f"vtruth{i}.h5")
-        r = run("run", "-q", "-o", o, base, "--set", "duration=1 s", "--set", f"{VPATH}=760 mV",
-                "--set", f"workload.streams.camera.arrival.rate={rate}")
-        assert r.returncode == 0, r.stderr
-        f.write(f"{rate},{metrics(o)[1]!r}\n")
+    for rate, _, p in truth("vtruth", f"{VPATH}=760 mV"):
+        f.write(f"{rate},{p!r}\n")
 vcalib = os.path.join(work, "vcalib.yaml")
 with open(vcalib, "w") as f:
     f.write(f"""scenario: base.yaml
