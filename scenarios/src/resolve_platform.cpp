@@ -51,10 +51,42 @@ void resolve_supply(const view& platform, scenario& sc) {
   stage("psu", sc.supply.psu_rated_W, sc.supply.psu, power::psu_80plus_titanium());
 }
 
+// A domain's vf_curve: (Hz, V) knots with increasing clocks; empty when it has none or it is bad
+// (reported).
+std::vector<std::pair<double, double>> vf_curve_of(const view& d, bool& bad) {
+  std::vector<std::pair<double, double>> knots;
+  if (!d.has("vf_curve")) return knots;
+  for (const auto& k : d.at("vf_curve").items()) {
+    knots.emplace_back(k.si("freq"), k.si("volt"));
+    if (knots.size() > 1 && !(knots.back().first > knots[knots.size() - 2].first)) {
+      k.fail("the curve's clocks must increase from point to point", "freq");
+      bad = true;
+    }
+  }
+  if (knots.empty()) {
+    d.fail("a vf_curve needs at least one point", "vf_curve");
+    bad = true;
+  }
+  return bad ? std::vector<std::pair<double, double>>{} : knots;
+}
+
+// The curve's voltage at clock f: linear between knots, flat beyond the ends.
+double vf_volt(const std::vector<std::pair<double, double>>& knots, double f) {
+  if (f <= knots.front().first) return knots.front().second;
+  for (std::size_t i = 1; i < knots.size(); ++i)
+    if (f <= knots[i].first) {
+      const auto& [f0, v0] = knots[i - 1];
+      const auto& [f1, v1] = knots[i];
+      return v0 + (v1 - v0) * (f - f0) / (f1 - f0);
+    }
+  return knots.back().second;
+}
+
 void resolve_domains(const view& platform, scenario& sc) {
   for (const auto& [name, d] : platform.at("domains").entries()) {
     std::vector<power::opp> points;
     bool bad_point = false;
+    const auto curve = vf_curve_of(d, bad_point);
     for (const auto& o : d.at("opps").items()) {
       // One form per point: ptsim's quantities, or the device tree's integers (Hz, uV).
       const bool plain = o.has("freq") || o.has("volt"), dt = o.has("opp-hz") || o.has("opp-microvolt");
@@ -92,9 +124,13 @@ void resolve_domains(const view& platform, scenario& sc) {
         const power::opp_table one = power::opp_table_from_dt(
             {{static_cast<std::uint64_t>(o.integer("opp-hz")), static_cast<std::uint64_t>(target)}});
         points.push_back({units::hertz(one.frequency_hz(0)), units::volts(one.voltage_v(0))});
+      } else if (o.has("freq") && !o.has("volt") && !curve.empty()) {
+        points.push_back({units::hertz(o.si("freq")), units::volts(vf_volt(curve, o.si("freq")))});
       } else if (!o.has("freq") || !o.has("volt")) {
-        o.fail(std::string("missing required key '") + (o.has("freq") ? "volt" : "freq") +
-               "' (an operating point needs freq and volt, or opp-hz and opp-microvolt)");
+        if (!(o.has("freq") && d.has("vf_curve")))  // a bad curve was reported already
+          o.fail(std::string("missing required key '") + (o.has("freq") ? "volt" : "freq") +
+                 "' (an operating point needs freq and volt, freq alone with the domain's vf_curve, or "
+                 "opp-hz and opp-microvolt)");
         bad_point = true;
       } else {
         points.push_back({units::hertz(o.si("freq")), units::volts(o.si("volt"))});

@@ -35,9 +35,16 @@ schema_ptr platform_schema() {
                                  list_of(integer("microvolts", std::nullopt, 1, 5e6),
                                          "<target min max> in microvolts, as device trees write it")},
                                 "voltage in microvolts: target, or [target, min, max]"))});
+  auto vf_point = object("a point of a V-f curve",
+                         {req("freq", ranged(quantity(dims::frequency(), "clock"), std::nullopt, 1e11, 1e6, 1e10,
+                                             "no clock of a CPU, GPU or NPU reaches 100 GHz")),
+                          req("volt", ranged(quantity(dims::voltage(), "voltage at that clock"), std::nullopt, 5.0, 0.2,
+                                             2.0, "no CMOS logic supply reaches 5 V"))});
   auto domain = object(
       "DVFS domain",
-      {req("opps", list_of(opp, "operating points (V-f table)")),
+      {req("opps", list_of(opp, "operating points (V-f table); a point with freq alone takes its volt from vf_curve")),
+       opt("vf_curve", list_of(vf_point, "voltage by clock, linear between the points (clocks increasing) and flat "
+                                         "outside them: the volt of every operating point that gives only its freq")),
        opt("transition_latency", quantity(dims::time(), "time for a frequency change to take effect", "500 us", 0.0,
                                           false)),
        opt("switch_stall", quantity(dims::time(), "units of the domain stall this long when the clock switches "

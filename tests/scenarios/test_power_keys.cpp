@@ -197,3 +197,49 @@ TEST_CASE("supply stages: default curves, own curves, and a curve that goes back
   CHECK(none.supply.vr_rated_W == 0);
   CHECK(none.supply.psu_rated_W == 0);
 }
+
+TEST_CASE("vf_curve: operating points that give only their clock take their voltage from it") {
+  // Knots 500 mV at 500 MHz and 560 mV at 900 MHz: 851 MHz is 351/400 of the way (552.65 mV);
+  // 984 MHz is past the last knot (flat: 560 mV) unless the point gives its own voltage. The
+  // big cluster's first three points give their clock alone; the others keep their voltages.
+  const std::string freq_only =
+      "        - { freq: \"500 MHz\" }\n"
+      "        - { freq: \"851 MHz\" }\n"
+      "        - { freq: \"984 MHz\" }\n";
+  const std::string coefficient = "      dynamic-power-coefficient: 264";
+  const std::string curve =
+      "      vf_curve: [ { freq: \"500 MHz\", volt: \"500 mV\" }, { freq: \"900 MHz\", volt: \"560 mV\" } ]\n";
+  const auto with = [&](const std::string& points, const std::string& vf) {
+    return replace_once(replace_once(default_text(), big_opps_plain, points), coefficient, vf + coefficient);
+  };
+  const auto big_of = [](const ps::scenario& sc) {
+    for (const auto& d : sc.domains)
+      if (d.name == "big") return d.opps;
+    FAIL("no big domain");
+    return sc.domains.front().opps;
+  };
+  const auto opps = big_of(ps::load_scenario_text(with(freq_only, curve), "test.yaml"));
+  const auto was = big_of(ps::load_scenario_text(default_text(), "test.yaml"));
+  REQUIRE(opps.size() == was.size());
+  CHECK(opps.voltage_v(0) == doctest::Approx(0.500));
+  CHECK(opps.voltage_v(1) == doctest::Approx(0.500 + 0.060 * 351.0 / 400.0));
+  CHECK(opps.voltage_v(2) == doctest::Approx(0.560));
+  CHECK(opps.voltage_v(3) == doctest::Approx(was.voltage_v(3)));
+  // A point's own voltage wins over the curve.
+  const std::string own = replace_once(freq_only, "{ freq: \"984 MHz\" }", "{ freq: \"984 MHz\", volt: \"575 mV\" }");
+  CHECK(big_of(ps::load_scenario_text(with(own, curve), "test.yaml")).voltage_v(2) == doctest::Approx(0.575));
+
+  SUBCASE("clocks that do not increase along the curve") {
+    const std::string text = with(freq_only, replace_once(curve, "\"900 MHz\"", "\"400 MHz\""));
+    const auto d = only_at(load_errors(text), "platform.domains.big.vf_curve[1].freq");
+    CHECK(d.line == position_of(text, "\"400 MHz\", volt: \"560 mV\"").line);
+    CHECK(contains(d.message, "must increase"));
+  }
+  SUBCASE("a clock alone without a curve") {
+    const std::string text = with(freq_only, "");
+    const position at = position_of(text, "{ freq: \"851 MHz\" }");
+    const auto d = only_at(load_errors(text), "platform.domains.big.opps[1]");
+    CHECK(d.line == at.line);
+    CHECK(contains(d.message, "vf_curve"));
+  }
+}
