@@ -45,11 +45,13 @@ YAML::Node patch_items(const YAML::Node& base, const YAML::Node& child, const st
       origin here = o;
       here.file = child_file;
       here.path_files.clear();
-      here.report(it->first, p,
+      const std::string items = base.size() == 0 ? "no items"
+                                                 : std::to_string(base.size()) + " items (0 to " +
+                                                       std::to_string(base.size() - 1) + ")";
+      here.report(it->first, path + "[" + key + "]",  // as list items are named in other messages
                   it->second.IsNull()
                       ? "a list item cannot be removed through extends (give the whole list instead)"
-                      : "item " + key + " of '" + path + "': the list '" + base_file + "' gives has " +
-                            std::to_string(base.size()) + " items (0 to " + std::to_string(base.size() - 1) + ")");
+                      : "item " + key + " of '" + path + "': the list '" + base_file + "' gives has " + items);
       continue;
     }
     out[i] = merge(base[i], it->second, p, base_file, child_file, o);

@@ -97,9 +97,19 @@ TEST_CASE("a mapping of item numbers over an inherited list changes those items 
                             "extends: base.yaml\nname: x\nplatform:\n  domains:\n    npu:\n      opps:\n"
                             "        7: { volt: \"760 mV\" }\n");
   const auto ds = diagnostics_of([&] { ps::load_scenario_file(past.string()); });
-  const auto d = only_at(ds, "platform.domains.npu.opps.7");
+  const auto d = only_at(ds, "platform.domains.npu.opps[7]");
   CHECK(d.file == past.string());
   CHECK(d.line == 7);
   CHECK(d.column == 9);
   CHECK(d.message.find("has 5 items (0 to 4)") != std::string::npos);
+
+  // A bad value inside a patched item is the child's, at its line and column.
+  const auto bad = t.write("bad.yaml",
+                           "extends: base.yaml\nname: x\nplatform:\n  domains:\n    npu:\n      opps:\n"
+                           "        4: { volt: \"760 parsecs\" }\n");
+  const auto bd = diagnostics_of([&] { ps::load_scenario_file(bad.string()); });
+  REQUIRE(!bd.empty());
+  CHECK(bd.front().file == bad.string());
+  CHECK(bd.front().line == 7);
+  CHECK(bd.front().path.find("opps") != std::string::npos);
 }
