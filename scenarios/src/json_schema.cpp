@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
+#include <vector>
 
 #include "ptsim/scenarios/schema.hpp"
 
@@ -76,6 +77,8 @@ void pad(std::ostringstream& os, int n) { os << std::string(static_cast<std::siz
 // The scenario's own mapping: it also takes `templates:`, which is expanded (and dropped)
 // before validation, so the validating schema never sees it.
 const schema_node* scenario_top = nullptr;
+/// The item schemas of lists, written once under $defs (an element may hold lists of its own).
+std::vector<std::string> item_defs;
 
 void emit_templates_property(std::ostringstream& os, int in) {
   pad(os, in); os << "\"templates\": {\n";
@@ -182,24 +185,28 @@ void emit(std::ostringstream& os, const schema_node& s, int in, bool nullable) {
       emit(os, *s.element, in + 2);
       os << "\n"; pad(os, in); os << "} ] }";
       break;
-    case node_type::list_of:
+    case node_type::list_of: {
       // A list, or in a derived scenario a mapping of item numbers that patches the inherited
-      // list's items (`opps: { 4: { volt: ... } }`, README "Scenario inheritance").
+      // list's items (`opps: { 4: { volt: ... } }`, README "Scenario inheritance"). The item
+      // schema is written once, in $defs, and both forms refer to it.
+      const std::size_t index = item_defs.size();
+      const std::string ref = "#/$defs/item" + std::to_string(index);
+      item_defs.emplace_back();  // its place first: the element's own lists come after it
+      std::ostringstream def;
+      emit(def, *s.element, 6);
+      item_defs[index] = def.str();
       pad(os, in); os << "\"anyOf\": [ {\n";
       pad(os, in + 2); os << "\"type\": " << type_of("array", nullable) << ",\n";
       pad(os, in + 2); os << "\"items\": { \"anyOf\": [\n";
       emit_loop_item(os, in + 4);
-      os << ",\n"; pad(os, in + 4); os << "{\n";
-      emit(os, *s.element, in + 6);
-      os << "\n"; pad(os, in + 4); os << "} ] }\n";
+      os << ",\n"; pad(os, in + 4); os << "{ \"$ref\": " << quote(ref) << " } ] }\n";
       pad(os, in); os << "}, {\n";
       pad(os, in + 2); os << "\"type\": \"object\", \"minProperties\": 1,\n";
       pad(os, in + 2); os << "\"propertyNames\": { \"pattern\": \"^[0-9]{1,9}$\" },\n";
-      pad(os, in + 2); os << "\"additionalProperties\": {\n";
-      emit(os, *s.element, in + 4);
-      os << "\n"; pad(os, in + 2); os << "}\n";
+      pad(os, in + 2); os << "\"additionalProperties\": { \"$ref\": " << quote(ref) << " }\n";
       pad(os, in); os << "} ]";
       break;
+    }
     case node_type::one_of:
       pad(os, in); os << "\"oneOf\": [\n";
       if (nullable) { pad(os, in + 2); os << "{ \"type\": \"null\" },\n"; }
@@ -237,9 +244,14 @@ std::string to_json_schema(const schema_ptr& root) {
   std::ostringstream os;
   os << "{\n  \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n  \"title\": \"ptsim scenario\",\n";
   scenario_top = root.get();
+  item_defs.clear();
   emit(os, *root, 2);
   scenario_top = nullptr;
-  os << "\n}\n";
+  os << ",\n  \"$defs\": {";
+  for (std::size_t i = 0; i < item_defs.size(); ++i)
+    os << (i ? "," : "") << "\n    \"item" << i << "\": {\n" << item_defs[i] << "\n    }";
+  os << "\n  }\n}\n";
+  item_defs.clear();
   return os.str();
 }
 

@@ -53,7 +53,7 @@ double unit_peak_per_cycle(const compute_unit_config& u, const op& o) {
   double rate = ladder_rate(vector_path ? u.vector_ops_per_cycle : u.ops_per_cycle, o.prec);
   // A tensor operator in a precision the MAC array lacks (FP32 on a V100, whose tensor cores
   // take FP16 only) runs on the vector units, as cuBLAS's SGEMM and cuDNN's FP32 kernels do.
-  if (!(rate > 0) && !vector_path && o.cls == op_class::tensor && !u.vector_ops_per_cycle.empty())
+  if (!(rate > 0) && o.cls == op_class::tensor && !u.vector_ops_per_cycle.empty())
     rate = ladder_rate(u.vector_ops_per_cycle, o.prec);
   return rate * u.cores;
 }

@@ -8,7 +8,7 @@ namespace ptsim::tlm_config::models {
 
 namespace {
 // Marks an operator whose output the reference model drops out in training (p = 0.1).
-op with_dropout(op o) {
+op dropped_out(op o) {
   o.dropout = true;
   return o;
 }
@@ -23,21 +23,21 @@ op_graph bert(const model_params& p, precision prec) {
   g.prec = prec;
   // Token, position and segment embeddings summed, then LayerNorm.
   g.ops.push_back(embedding_op("embeddings", 3 * M, h, prec));
-  g.ops.push_back(with_dropout(elementwise_op("embed_layernorm", M * h, 8, 3, prec, op_kind::norm, 2 * h * eb)));
+  g.ops.push_back(dropped_out(elementwise_op("embed_layernorm", M * h, 8, 3, prec, op_kind::norm, 2 * h * eb)));
   auto add = [&](op o) { g.ops.push_back(fold(o, L)); };  // identical layers, folded
   add(gemm_op("qkv_proj", M, 3 * h, h, prec));
   // Unfused (Hugging Face's BertSelfAttention): the scores are scaled, masked and
   // softmaxed in three kernels; dropout on the probabilities in training.
   op attention = attention_op("attention", M, batch * seq * seq, M, heads, heads, hd, prec, prec);
   attention.pre_softmax_passes = 2;
-  add(with_dropout(attention));
+  add(dropped_out(attention));
   // Hidden dropout (p = 0.1) on the attention output and FFN output projections and on the
   // embeddings, before each residual add and LayerNorm.
-  add(with_dropout(gemm_op("attn_out", M, h, h, prec)));
+  add(dropped_out(gemm_op("attn_out", M, h, h, prec)));
   add(elementwise_op("attn_add_layernorm", M * h, 8, 2, prec, op_kind::norm, 2 * h * eb));
   add(gemm_op("ffn_in", M, ffn, h, prec));
   add(elementwise_op("gelu", M * ffn, 8, 1, prec));
-  add(with_dropout(gemm_op("ffn_out", M, h, ffn, prec)));
+  add(dropped_out(gemm_op("ffn_out", M, h, ffn, prec)));
   add(elementwise_op("ffn_add_layernorm", M * h, 8, 2, prec, op_kind::norm, 2 * h * eb));
   // Pooler on the [CLS] token and a two-way classifier head.
   g.ops.push_back(gemm_op("pooler", batch, h, h, prec));
