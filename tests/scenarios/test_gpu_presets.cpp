@@ -30,11 +30,11 @@ const preset all[] = {
     {"node-1xv100.yaml", 1, 250, 100, 250, 1380, 135, 80},
     {"node-1xa100.yaml", 1, 400, 100, 400, 1410, 210, 108},
     {"node-1xa40.yaml", 1, 300, 100, 300, 1740, 210, 84},
-    {"node-1xh100.yaml", 1, 700, std::nullopt, 700, 1980, 345, 132},
-    {"node-1xh200.yaml", 1, 700, std::nullopt, 700, 1980, 345, 132},
+    {"node-1xh100.yaml", 1, 700, 200, 700, 1980, 345, 132},
+    {"node-1xh200.yaml", 1, 700, 200, 700, 1980, 345, 132},
     {"server-8xa100.yaml", 8, 400, 100, 400, 1410, 210, 108},
-    {"server-8xh100.yaml", 8, 700, std::nullopt, 700, 1980, 345, 132},
-    {"server-8xh200.yaml", 8, 700, std::nullopt, 700, 1980, 345, 132},
+    {"server-8xh100.yaml", 8, 700, 200, 700, 1980, 345, 132},
+    {"server-8xh200.yaml", 8, 700, 200, 700, 1980, 345, 132},
 };
 
 // A preset holds no workload: load it as a scenario that extends it with one training step on gpu0.
