@@ -108,6 +108,50 @@ bool read_trace(const fs::path& path, std::vector<tlm_config::trace_entry>& out,
   return true;
 }
 
+// {bins, counts}: a published length distribution (ML.ENERGY's output_length_distribution).
+// Problems are reported (the loader collects them) and a fixed count of 1 stands in.
+tlm_config::token_range resolve_histogram(const view& v) {
+  const tlm_config::token_range bad{1, 1};
+  const auto bins = v.at("bins").items(), counts = v.at("counts").items();
+  if (bins.size() < 2) {
+    v.fail("expected at least 2 bin edges (one bin), found " + std::to_string(bins.size()), "bins");
+    return bad;
+  }
+  if (counts.size() + 1 != bins.size()) {
+    v.fail("expected " + std::to_string(bins.size() - 1) + " counts (one per bin between " +
+               std::to_string(bins.size()) + " edges), found " + std::to_string(counts.size()),
+           "counts");
+    return bad;
+  }
+  tlm_config::token_range r;
+  for (std::size_t i = 0; i < bins.size(); ++i) {
+    r.edges.push_back(std::strtod(bins[i].scalar().c_str(), nullptr));
+    if (i > 0 && !(r.edges[i] > r.edges[i - 1])) {
+      bins[i].fail("bin edges must increase: " + bins[i].scalar() + " follows " + bins[i - 1].scalar());
+      return bad;
+    }
+  }
+  std::vector<double> w;
+  for (const auto& c : counts) w.push_back(std::strtod(c.scalar().c_str(), nullptr));
+  double sum = 0;
+  for (double x : w) sum += x;
+  if (!(sum > 0)) {
+    v.fail("expected counts with a positive sum, found all zero", "counts");
+    return bad;
+  }
+  double run = 0;
+  for (double x : w) r.cumulative.push_back((run += x) / sum);
+  r.cumulative.back() = 1.0;
+  // The smallest and largest integers it can draw, from the first and last bins with a
+  // count (the KV-cache check sizes the longest request).
+  std::size_t first = 0, last = w.size() - 1;
+  while (!(w[first] > 0)) ++first;
+  while (!(w[last] > 0)) --last;
+  r.min = r.bin_integers(first).first;
+  r.max = r.bin_integers(last).second;
+  return r;
+}
+
 tlm_config::token_range resolve_tokens(const view& s, const std::string& key, int def) {
   if (!s.has(key)) return {def, def};
   const view v = s.at(key);
@@ -115,6 +159,27 @@ tlm_config::token_range resolve_tokens(const view& s, const std::string& key, in
     const int n = static_cast<int>(std::strtol(v.scalar().c_str(), nullptr, 10));
     return {n, n};
   }
+  const bool hist = v.has("bins") || v.has("counts");
+  if (hist) {
+    for (const char* k : {"min", "max"})
+      if (v.has(k)) {
+        v.fail("give {min, max} or {bins, counts}, not both (a derived scenario that draws from a histogram "
+               "where its base gave a range removes the range with 'min: null, max: null')",
+               k);
+        return {1, 1};
+      }
+    for (const char* k : {"bins", "counts"})
+      if (!v.has(k)) {
+        v.fail(std::string("a histogram needs both bins and counts; ") + k + " is missing");
+        return {1, 1};
+      }
+    return resolve_histogram(v);
+  }
+  for (const char* k : {"min", "max"})
+    if (!v.has(k)) {
+      v.fail(std::string("expected {min, max} or {bins, counts}; ") + k + " is missing");
+      return {1, 1};
+    }
   tlm_config::token_range r{static_cast<int>(v.integer("min")), static_cast<int>(v.integer("max"))};
   if (r.max < r.min) v.fail("max is below min", "max");
   return r;

@@ -83,10 +83,13 @@ schema_ptr platform_schema() {
 }
 
 schema_ptr token_range_schema(const std::string& what, const char* def) {
-  return one_of({integer(what + " (fixed)", def, 1),
-                 object(what + " drawn uniformly", {req("min", integer("smallest", std::nullopt, 1)),
-                                                    req("max", integer("largest", std::nullopt, 1))})},
-                what + ": a number, or {min, max}");
+  return one_of(
+      {integer(what + " (fixed)", def, 1),
+       object(what + " drawn uniformly from {min, max}, or from a histogram {bins, counts}",
+              {opt("min", integer("smallest", std::nullopt, 1)), opt("max", integer("largest", std::nullopt, 1)),
+               opt("bins", list_of(number("bin edge (tokens)", std::nullopt, 1.0), "bin edges, increasing (n + 1 for n bins)")),
+               opt("counts", list_of(number("requests in the bin (any scale)", std::nullopt, 0.0), "one weight per bin"))})},
+      what + ": a number, {min, max}, or {bins, counts}");
 }
 
 /// Host software around the accelerators (tlm/host_work.hpp): a serving engine's work per

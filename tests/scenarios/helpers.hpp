@@ -3,6 +3,9 @@
 // (so that line numbers stay computable), and collecting the diagnostics of a failed load.
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <sstream>
@@ -15,6 +18,23 @@
 namespace scen_test {
 
 namespace ps = ptsim::scenarios;
+
+/// A scratch folder for scenario files (removed at the end of the test); `tag` names it.
+struct temp_dir {
+  std::filesystem::path dir;
+  explicit temp_dir(const std::string& tag)
+      : dir(std::filesystem::temp_directory_path() / ("ptsim-" + tag + "-" + std::to_string(::getpid()))) {
+    std::filesystem::create_directories(dir);
+  }
+  ~temp_dir() { std::filesystem::remove_all(dir); }
+  temp_dir(const temp_dir&) = delete;
+  temp_dir& operator=(const temp_dir&) = delete;
+  std::filesystem::path write(const std::string& name, const std::string& text) const {
+    std::filesystem::create_directories((dir / name).parent_path());
+    std::ofstream(dir / name) << text;
+    return dir / name;
+  }
+};
 
 inline std::string default_path() { return PTSIM_SOURCE_DIR "/scenarios/default.yaml"; }
 

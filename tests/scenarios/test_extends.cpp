@@ -9,19 +9,10 @@ using namespace scen_test;
 namespace fs = std::filesystem;
 
 namespace {
-struct temp_dir {
-  fs::path dir = fs::temp_directory_path() / ("ptsim-extends-" + std::to_string(::getpid()));
-  temp_dir() { fs::create_directories(dir); }
-  ~temp_dir() { fs::remove_all(dir); }
-  fs::path write(const std::string& name, const std::string& text) const {
-    std::ofstream(dir / name) << text;
-    return dir / name;
-  }
-};
 }  // namespace
 
 TEST_CASE("a child changes some values and inherits the rest") {
-  temp_dir t;
+  temp_dir t("extends");
   t.write("base.yaml", default_text());
   const auto child = t.write("child.yaml",
                              "extends: base.yaml\nname: warm\nthermal:\n  ambient: \"35 degC\"\npolicy:\n  governor: powersave\n");
@@ -40,7 +31,7 @@ TEST_CASE("a child changes some values and inherits the rest") {
 }
 
 TEST_CASE("errors name the child's file for its values and the base's for inherited ones") {
-  temp_dir t;
+  temp_dir t("extends");
   const std::string bad_base = replace_once(default_text(), "rate: \"30 Hz\"", "rate: \"30 W\"");
   t.write("base.yaml", bad_base);
   const auto child = t.write("child.yaml", "extends: base.yaml\nname: x\nduration: \"2 parsecs\"\n");
@@ -56,7 +47,7 @@ TEST_CASE("errors name the child's file for its values and the base's for inheri
 }
 
 TEST_CASE("extends refuses a missing base, a cycle, and text without a file") {
-  temp_dir t;
+  temp_dir t("extends");
   const auto lone = t.write("lone.yaml", "extends: nowhere.yaml\nname: x\n");
   auto ds = diagnostics_of([&] { ps::load_scenario_file(lone.string()); });
   CHECK(only_at(ds, "extends").message.find("cannot open the base scenario") != std::string::npos);
@@ -69,7 +60,7 @@ TEST_CASE("extends refuses a missing base, a cycle, and text without a file") {
 }
 
 TEST_CASE("a mapping of item numbers over an inherited list changes those items only") {
-  temp_dir t;
+  temp_dir t("extends");
   t.write("base.yaml", default_text());
   const auto base = ps::load_scenario_text(default_text(), "base");
   // The NPU's top OPP (item 4) at another voltage, its clock and the other items inherited.

@@ -14,15 +14,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct temp_dir {
-  fs::path dir = fs::temp_directory_path() / ("ptsim-templates-" + std::to_string(::getpid()));
-  temp_dir() { fs::create_directories(dir / "presets"); }
-  ~temp_dir() { fs::remove_all(dir); }
-  fs::path write(const std::string& name, const std::string& text) const {
-    std::ofstream(dir / name) << text;
-    return dir / name;
-  }
-};
 
 std::string scenarios_dir() { return PTSIM_SOURCE_DIR "/scenarios/"; }
 std::string server_preset_text() { return read_file(scenarios_dir() + "presets/server-8xh100.yaml"); }
@@ -97,7 +88,7 @@ std::vector<std::string> keys_of(const YAML::Node& map) {
 }  // namespace
 
 TEST_CASE("the 8-GPU server preset resolves to the platform it held written out") {
-  temp_dir t;
+  temp_dir t("templates");
   // The same scenario on the preset as it was (a committed copy) and as it is now.
   const auto old_child = training_on(t, read_file(PTSIM_SOURCE_DIR "/tests/scenarios/data/server-8xh100-written-out.yaml"));
   const auto before = ps::load_scenario_file(old_child.string());
@@ -177,7 +168,7 @@ TEST_CASE("--set on a template changes every instance; on an instance, that one"
 }
 
 TEST_CASE("an error inside an instance names the template's line:column and the instances, once") {
-  temp_dir t;
+  temp_dir t("templates");
   const std::string parts = replace_once(parts_text(), "    sms: 132\n", "    sms: many\n");
   const auto child = training_on(t, server_preset_text(), parts);
   const auto ds = diagnostics_of([&] { ps::load_scenario_file(child.string()); });
@@ -193,7 +184,7 @@ TEST_CASE("an error inside an instance names the template's line:column and the 
 }
 
 TEST_CASE("a value a derived scenario writes is reported in that file, two levels of extends down") {
-  temp_dir t;
+  temp_dir t("templates");
   const auto training = training_on(t, server_preset_text());  // training -> preset
   // Over the template (the key is the preset's, the value this file's) ...
   const std::string over_template = "extends: " + training.filename().string() +
@@ -216,7 +207,7 @@ TEST_CASE("a value a derived scenario writes is reported in that file, two level
 }
 
 TEST_CASE("an instance value made by substitution keeps its line:column") {
-  temp_dir t;
+  temp_dir t("templates");
   // fabric: "nvlnk{i}" names a component that does not exist: reported at the template's value.
   const std::string parts = replace_after(parts_text(), h100_anchor, "fabric: \"nvlink{i}\"", "fabric: \"nvlnk{i}\"");
   const auto ds = diagnostics_of([&] { ps::load_scenario_file(training_on(t, server_preset_text(), parts).string()); });
@@ -270,7 +261,8 @@ TEST_CASE("loop and substitution errors: unknown variable, bad range, braces") {
 }
 
 TEST_CASE("a derived scenario removes an inherited component and key with null") {
-  temp_dir t;
+  temp_dir t("templates");
+  fs::create_directories(t.dir / "presets");
   fs::copy(scenarios_dir() + "presets/phone-flagship.yaml", t.dir / "presets/phone-flagship.yaml");
   const std::string head = "extends: presets/phone-flagship.yaml\nname: no-little\n";
   std::string workload = read_file(scenarios_dir() + "phone-llm-chat.yaml");
@@ -369,7 +361,7 @@ TEST_CASE("null outside extends is still refused, at its line:column") {
 }
 
 TEST_CASE("a derived scenario removes or changes one instance of an inherited loop") {
-  temp_dir t;
+  temp_dir t("templates");
   training_on(t, server_preset_text());
   // gpu7 without its PCIe port: the port, its power_map entry and gpu7's io changed.
   const auto ok = t.write("no-pcie7.yaml", "extends: training.yaml\nname: x\nplatform:\n  components:\n"
@@ -404,7 +396,7 @@ TEST_CASE("a derived scenario removes or changes one instance of an inherited lo
 }
 
 TEST_CASE("a file a base scenario names is found beside the base, wherever the derived file is") {
-  temp_dir t;
+  temp_dir t("templates");
   training_on(t, server_preset_text());  // training.yaml names graphs/bert-data-loader.yaml
   // In another folder: the base's graph is still the one beside the base (it used to be
   // looked for beside the derived file, other/graphs/..., and not found).

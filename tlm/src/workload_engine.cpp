@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <tuple>
 
 #include "ptsim/tlm_config/decoder.hpp"
 #include "ptsim/tlm_config/host_work.hpp"
@@ -219,8 +220,17 @@ double workload_engine::exponential(stream_state& s, double mean) {
 }
 
 int workload_engine::draw(stream_state& s, const token_range& r) {
-  if (r.max <= r.min) return r.min;
-  return r.min + static_cast<int>(s.rng() % static_cast<std::uint64_t>(r.max - r.min + 1));
+  int lo = r.min, hi = r.max;
+  if (!r.edges.empty()) {
+    // The bin first (53 random bits, as the arrival draws), then an integer within it.
+    const double u = static_cast<double>(s.rng() >> 11) * 0x1.0p-53;
+    const auto it = std::upper_bound(r.cumulative.begin(), r.cumulative.end(), u);
+    const auto bin = static_cast<std::size_t>(std::min<std::ptrdiff_t>(it - r.cumulative.begin(),
+                                                                       static_cast<std::ptrdiff_t>(r.cumulative.size()) - 1));
+    std::tie(lo, hi) = r.bin_integers(bin);
+  }
+  if (hi <= lo) return lo;
+  return lo + static_cast<int>(s.rng() % static_cast<std::uint64_t>(hi - lo + 1));
 }
 
 std::unique_ptr<workload_engine::request> workload_engine::make_request(stream_state& s, double arrival) {

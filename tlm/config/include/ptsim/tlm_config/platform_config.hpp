@@ -155,9 +155,21 @@ struct trace_entry {
   int prompt_tokens = 0, output_tokens = 0;
 };
 
-/// An integer drawn uniformly from [min, max] (min == max: fixed).
+/// A token count per request: an integer drawn uniformly from [min, max] (min == max:
+/// fixed), or from a histogram (a published length distribution): bin i, [edges[i],
+/// edges[i+1]), drawn with probability counts[i] / sum, then an integer uniformly within it
+/// (the last bin includes its upper edge). With a histogram, min and max are the smallest
+/// and largest integers it can give.
 struct token_range {
+  token_range() = default;
+  token_range(int lo, int hi) : min(lo), max(hi) {}
   int min = 0, max = 0;
+  std::vector<double> edges;       ///< bin edges, increasing (empty: uniform [min, max])
+  std::vector<double> cumulative;  ///< running share of the bins, ending at 1
+  /// The mean count drawn (the histogram's, with each bin's integers equally likely).
+  double mean() const;
+  /// The integers bin i holds: [lo, hi].
+  std::pair<int, int> bin_integers(std::size_t i) const;
 };
 
 enum class batching_kind { none, static_batch, dynamic, continuous };
