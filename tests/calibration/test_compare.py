@@ -101,6 +101,26 @@ r = run("compare", "--dir", cases)
 check(r.returncode == 1, f"double (expect: pass): exit {r.returncode}, expected 1")
 check("double: FAIL" in r.stdout and "exact: pass" in r.stdout, r.stdout)
 
+# A case's `set: { KEY: null }` removes the key, as --set KEY=null does: on a base that adds a
+# measurement window (other numbers), removing it gives the exact case's numbers again.
+with open(os.path.join(work, "windowed.yaml"), "w") as f:
+    f.write('extends: base.yaml\nmeasure: { from: "500 ms" }\n')
+for name, extra in (("unset", "set: { measure: null }\n"), ("windowed", "")):
+    d = os.path.join(cases, name)
+    os.makedirs(d, exist_ok=True)
+    shutil.copy(os.path.join(cases, "exact", "measurements.csv"), d)
+    with open(os.path.join(cases, "exact", "case.yaml")) as f:
+        text = f.read().replace("scenario: ../../base.yaml", "scenario: ../../windowed.yaml")
+    with open(os.path.join(d, "case.yaml"), "w") as f:
+        f.write(text + extra)
+r = run("compare", "--dir", cases, "unset", "windowed", "--format", "json")
+check(r.returncode == 0, f"unset/windowed: exit {r.returncode}, {r.stderr}")  # both within 15 %
+errs = {c["name"]: [p["error"] for p in c["points"]] for c in json.loads(r.stdout)["cases"]}
+check(all(e == 0 for e in errs.get("unset", [1])), f"unset: errors {errs.get('unset')}, expected 0")
+check(any(e != 0 for e in errs.get("windowed", [])), f"windowed: errors {errs.get('windowed')}, expected some")
+shutil.rmtree(os.path.join(cases, "unset"))
+shutil.rmtree(os.path.join(cases, "windowed"))
+
 # --quick runs only the quick rows (row 2); markdown has one table line per point.
 r = run("compare", "--dir", cases, "exact", "--quick", "--format", "markdown")
 lines = [l for l in r.stdout.splitlines() if l.startswith("| exact |")]

@@ -93,12 +93,19 @@ void read_set(const YAML::Node& n, const std::string& key, collector& c, std::ve
   if (!n.IsMap()) return c.report(n, key, "expected a mapping of dotted paths to values, found " + found(n));
   for (const auto& e : n) {
     const std::string path = e.first.Scalar();
+    scenarios::sweep_value v;
+    v.path = path;
+    if (e.second.IsNull()) {
+      // `key: null` (or nothing) removes the key, as --set KEY=null does.
+      v.text = v.yaml = "null";
+      out.push_back(v);
+      out_at.push_back(c.at(e.second));
+      continue;
+    }
     if (!e.second.IsScalar() && !e.second.IsSequence() && !e.second.IsMap()) {
       c.report(e.second, key + "." + path, "expected a value, found nothing");
       continue;
     }
-    scenarios::sweep_value v;
-    v.path = path;
     v.text = e.second.IsScalar() ? e.second.Scalar() : scenarios::flow_yaml(e.second);
     v.yaml = scenarios::flow_yaml(e.second);
     out.push_back(v);
