@@ -87,8 +87,11 @@ schema_ptr token_range_schema(const std::string& what, const char* def) {
       {integer(what + " (fixed)", def, 1),
        object(what + " drawn uniformly from {min, max}, or from a histogram {bins, counts}",
               {opt("min", integer("smallest", std::nullopt, 1)), opt("max", integer("largest", std::nullopt, 1)),
-               opt("bins", list_of(number("bin edge (tokens)", std::nullopt, 1.0), "bin edges, increasing (n + 1 for n bins)")),
-               opt("counts", list_of(number("requests in the bin (any scale)", std::nullopt, 0.0), "one weight per bin"))})},
+               // Edges as large as the 32-bit token counts they become; weights far from overflowing their sum.
+               opt("bins", list_of(number("bin edge (tokens)", std::nullopt, 1.0, 2147483647.0),
+                                   "bin edges, increasing (n + 1 for n bins)")),
+               opt("counts", list_of(number("requests in the bin (any scale)", std::nullopt, 0.0, 1e15),
+                                     "one weight per bin"))})},
       what + ": a number, {min, max}, or {bins, counts}");
 }
 

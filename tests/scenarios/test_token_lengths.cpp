@@ -97,4 +97,9 @@ TEST_CASE("histogram errors: at the key, with what was expected and found") {
     const auto ds = output_errors(drop + "          bins: [ 8, 9 ]\n          counts: [ -1 ]\n");
     CHECK(!ds.empty());  // a negative weight: the schema's minimum
   }
+  {
+    // An edge beyond what a token count can hold is refused, not cast into a wrapped count.
+    const auto ds = output_errors(drop + "          bins: [ 8, 1e12 ]\n          counts: [ 1 ]\n");
+    CHECK(contains(only_at(ds, "workload.streams.chat.llm.output_tokens.bins[1]").message, "expected a value <="));
+  }
 }
