@@ -32,6 +32,10 @@ TEST_CASE("decoder presets have the published parameter counts") {
   CHECK(decoder_model("llama2_70b", {}).parameters() == near(68'976'648'192.0));
   // Llama 3 8B: 218,112,000 x 32 + 2 x 128256 x 4096 + 4096 = 8,030,261,248.
   CHECK(decoder_model("llama3_8b", {}).parameters() == near(8'030'261'248.0));
+  // Llama 3.1 405B: q,k,v 16384 x (128 + 2*8) x 128 = 301,989,888; o 268,435,456; FFN 3 x
+  // 16384 x 53248 = 2,617,245,696; norms 32,768 -> 3,187,703,808 x 126 = 401,650,679,808;
+  // embeddings 2 x 128256 x 16384 = 4,202,692,608; final norm 16,384.
+  CHECK(decoder_model("llama3_405b", {}).parameters() == near(405'853'388'800.0));
   // Llama 3.2 1B, tied: 60,821,504 x 16 + 128256 x 2048 + 2048 = 1,235,814,400.
   CHECK(decoder_model("llama3_2_1b", {}).parameters() == near(1'235'814'400.0));
   // Shape parameters override the preset.

@@ -15,7 +15,8 @@ struct entry {
 
 // Llama-family shapes from the models' published config.json files (Hugging Face model
 // cards meta-llama/Llama-3.2-1B, Llama-3.2-3B, Meta-Llama-3-8B, Llama-2-70b-hf,
-// Meta-Llama-3-70B): layers, hidden, heads, KV heads, head dim, FFN, vocabulary.
+// Meta-Llama-3-70B, Llama-3.1-405B): layers, hidden, heads, KV heads, head dim, FFN, vocabulary.
+// Llama 3.1 8B and 70B have the shapes of Llama 3 8B and 70B.
 struct decoder_preset {
   const char* name;
   const char* description;
@@ -27,6 +28,7 @@ constexpr decoder_preset decoder_presets[] = {
     {"llama3_8b", "Llama 3 8B (8.03 B parameters)", 32, 4096, 32, 8, 128, 14336, 128256, 0},
     {"llama2_70b", "Llama 2 70B (69.0 B parameters; the MLPerf Inference LLM)", 80, 8192, 64, 8, 128, 28672, 32000, 0},
     {"llama3_70b", "Llama 3 70B (70.6 B parameters)", 80, 8192, 64, 8, 128, 28672, 128256, 0},
+    {"llama3_405b", "Llama 3.1 405B (405.9 B parameters)", 126, 16384, 128, 8, 128, 53248, 128256, 0},
 };
 
 std::vector<model_param> decoder_params(const decoder_preset& d) {
