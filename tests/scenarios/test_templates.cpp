@@ -45,6 +45,7 @@ text_position position_after(const std::string& text, const std::string& anchor,
 fs::path training_on(const temp_dir& t, const std::string& preset_text, const std::string& parts = parts_text()) {
   t.write("presets/gpu-parts.yaml", parts);
   t.write("presets/serving-engines.yaml", read_file(scenarios_dir() + "presets/serving-engines.yaml"));
+  t.write("presets/request-lengths.yaml", read_file(scenarios_dir() + "presets/request-lengths.yaml"));
   t.write("presets/server-8xh100.yaml", preset_text);
   fs::create_directories(t.dir / "graphs");
   fs::copy(scenarios_dir() + "graphs", t.dir / "graphs", fs::copy_options::overwrite_existing | fs::copy_options::recursive);
