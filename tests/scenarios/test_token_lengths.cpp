@@ -59,6 +59,29 @@ TEST_CASE("a histogram's fractional edges and empty end bins") {
   CHECK(r.mean() == doctest::Approx(124.5));
 }
 
+TEST_CASE("the shipped request-length templates keep their sources' counts and means") {
+  // scenarios/presets/request-lengths.yaml, picked with `use:` (every GPU preset extends it).
+  temp_dir t("shipped");
+  const auto sc = ps::load_scenario_file(t.write(
+      "s.yaml", "extends: " PTSIM_SOURCE_DIR "/scenarios/server-llm-serving.yaml\n"
+                "workload:\n  streams:\n    chat:\n      llm:\n"
+                "        prompt_tokens: { use: openorca_prompts, min: null, max: null }\n"
+                "        output_tokens: { use: lmarena_llama31_70b_outputs, min: null, max: null }\n"));
+  const auto& llm = sc.workload.streams.at(0).llm;
+  // OpenOrca: 24,576 prompts, 48 to 1,021 tokens; the last bin [896, 1022] includes its edge.
+  // Binned mean, sum of count x bin midpoint over 24,576: 223.0445; the per-sample mean of the
+  // source file is 222.33, which the binning must stay within 1 % of.
+  CHECK(llm.prompt_tokens.min == 48);
+  CHECK(llm.prompt_tokens.max == 1022);
+  CHECK(llm.prompt_tokens.mean() == doctest::Approx(223.0445).epsilon(1e-5));
+  CHECK(llm.prompt_tokens.mean() == doctest::Approx(222.33).epsilon(0.01));
+  // ML.ENERGY: 7,168 outputs, 2 to 4,096 tokens; binned mean 356.104 (the source's
+  // avg_output_len is 349-364 over its configurations).
+  CHECK(llm.output_tokens.min == 2);
+  CHECK(llm.output_tokens.max == 4096);
+  CHECK(llm.output_tokens.mean() == doctest::Approx(356.104).epsilon(1e-5));
+}
+
 TEST_CASE("histogram errors: at the key, with what was expected and found") {
   {
     // The base's {min, max} not removed: both forms at once, at the base's min.
