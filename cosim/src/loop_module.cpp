@@ -88,6 +88,7 @@ void loop_module::tick() {
     const tlm_models::period_activity a = ledgers_[i]->take(k_ - 1);
     component_input& c = comp_in_[i];
     c.compute_share = a.compute_s / period_s_;
+    c.quiet_share = a.quiet_s / period_s_;
     c.stall_share = a.stall_s / period_s_;
     c.overhead_share = a.overhead_s / period_s_;
     c.bytes_read = a.bytes_read;

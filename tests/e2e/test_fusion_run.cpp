@@ -1,6 +1,7 @@
 // Fusion and memory efficiency through `ptsim run`: the fused kernel in the result's ops
 // table under its '+'-joined name and with the time its bytes take, an operator kind at
-// memory efficiency 0.5 taking twice as long while the DRAM's energy counts the same bytes.
+// memory efficiency 0.5 taking twice as long while the DRAM's energy counts the same bytes;
+// an operator kind at op_activity 0.25 taking as long at a quarter of the unit's energy.
 #include <doctest/doctest.h>
 
 #include <fstream>
@@ -61,10 +62,10 @@ std::map<std::string, double> op_seconds(const result_reader& f) {
   return out;
 }
 
-double mem_energy_J(const result_reader& f) {
+double energy_J(const result_reader& f, const std::string& component) {
   const auto comps = f.coord("component");
   std::size_t c = 0;
-  while (c < comps.size() && comps[c] != "mem") ++c;
+  while (c < comps.size() && comps[c] != component) ++c;
   REQUIRE(c < comps.size());
   std::size_t nc = 0;
   const auto power = f.variable("power", &nc);
@@ -99,13 +100,36 @@ TEST_CASE("ptsim run: a tensorrt unit runs conv+add as one kernel; memory effici
   CHECK(slow.at("conv") == doctest::Approx(1.6e-3).epsilon(0.01));
 
   // DRAM energy: 48 MB x 100 pJ/B = 4.8 mJ unfused, at either memory efficiency; fused 32 MB.
-  CHECK(mem_energy_J(result_reader(s.dir / "eager.h5")) == doctest::Approx(4.8e-3).epsilon(1e-6));
-  CHECK(mem_energy_J(result_reader(s.dir / "slow.h5")) == doctest::Approx(4.8e-3).epsilon(1e-6));
-  CHECK(mem_energy_J(result_reader(s.dir / "trt.h5")) == doctest::Approx(3.2e-3).epsilon(1e-6));
+  CHECK(energy_J(result_reader(s.dir / "eager.h5"), "mem") == doctest::Approx(4.8e-3).epsilon(1e-6));
+  CHECK(energy_J(result_reader(s.dir / "slow.h5"), "mem") == doctest::Approx(4.8e-3).epsilon(1e-6));
+  CHECK(energy_J(result_reader(s.dir / "trt.h5"), "mem") == doctest::Approx(3.2e-3).epsilon(1e-6));
 
   // The report names the fused kernel among the heaviest operators.
   const result rep = run_ptsim(s.dir, "report trt.h5");
   REQUIRE_MESSAGE(rep.exit_code == 0, rep.err);
   CHECK(rep.out.find("where the time went by operator") != std::string::npos);
   CHECK(rep.out.find("conv+add") != std::string::npos);
+}
+
+TEST_CASE("ptsim run: a GEMM at op_activity 0.25 takes as long and draws a quarter of the unit's dynamic energy") {
+  // The NPU above with c_eff 1 nF at 1 GHz and 1 V (1 W while computing at activity 1, no
+  // leakage), running one compute-bound GEMM (1e9 operations, 1 kB read: its memory time,
+  // ~130 ns, is hidden under the arithmetic). Its energy is 1 W x the GEMM's time x activity.
+  scratch s("activity");
+  std::string text = scenario_yaml;
+  const std::string tiny = "c_eff: \"1e-30 F\"";
+  text.replace(text.find(tiny), tiny.size(), "c_eff: \"1 nF\"");
+  std::ofstream(s.dir / "g.yaml") << "ops:\n  - { name: mm, kind: gemm, flops: 1e9, bytes_read: 1e3, bytes_written: 1e3 }\n";
+  std::ofstream(s.dir / "f.yaml") << text;
+  result r = run_ptsim(s.dir, "run f.yaml -q -o full.h5");
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  r = run_ptsim(s.dir, "run f.yaml -q -o quarter.h5 --set platform.components.npu.op_activity.gemm=0.25");
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  const result_reader full(s.dir / "full.h5"), quarter(s.dir / "quarter.h5");
+  const double t = op_seconds(full).at("mm");
+  CHECK(t > 1e-3);  // 1e9 / (1000 x 1 GHz x the NPU's efficiency): ~1.4 ms
+  CHECK(op_seconds(quarter).at("mm") == doctest::Approx(t).epsilon(1e-9));
+  // As ratios: doctest's Approx adds 1 to the scale, so an epsilon on millijoules is absolute.
+  CHECK(energy_J(full, "npu") / (1.0 * t) == doctest::Approx(1.0).epsilon(0.005));
+  CHECK(energy_J(quarter, "npu") / (0.25 * t) == doctest::Approx(1.0).epsilon(0.005));
 }

@@ -33,6 +33,23 @@ TEST_CASE("compute unit: C V^2 f a + leakage, idle-state residency replacing lea
   CHECK(m->floor_W(1.0, 298.15) == doctest::Approx(0.05).epsilon(1e-12));
 }
 
+TEST_CASE("compute unit: the quiet part of its computing time (op_activity below 1) does not toggle") {
+  power::compute_power_params p;
+  p.c_eff = units::farads(1e-9);
+  p.stall_activity = 0.5;
+  auto m = power::make_compute_unit_power(p, {});
+  component_activity a;
+  a.compute_share = 0.6;
+  a.quiet_share = 0.2;  // e.g. 0.4 of the period in GEMMs at op_activity 0.5
+  a.stall_share = 0.2;
+  const domain_electrical e{2e9, 1.0, 2e9};
+  const auto s = m->step(a, e, 298.15, 1e-3);
+  // a = (0.6 - 0.2) + 0.5 x 0.2 = 0.5; dynamic 1e-9 x 1 x 2e9 x 0.5 = 1 W; busy is still 0.8.
+  CHECK(s.activity == doctest::Approx(0.5));
+  CHECK(s.busy == doctest::Approx(0.8));
+  CHECK(s.watts == doctest::Approx(1.0).epsilon(1e-12));
+}
+
 TEST_CASE("memory device: background, energy per byte, self-refresh; APST states") {
   power::memory_power_params p;
   p.background_W = 0.08;

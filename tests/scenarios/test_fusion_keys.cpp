@@ -1,4 +1,4 @@
-// The fusion and memory_efficiency keys of compute units, stages and llm streams.
+// The fusion, memory_efficiency, overlap and op_activity keys of compute units, stages and llm streams.
 #include <doctest/doctest.h>
 
 #include <string>
@@ -127,6 +127,26 @@ TEST_CASE("overlap per operator kind: none unless set, read into the unit; outsi
                             "platform.components.npu.overlap.gemm");
   CHECK_MESSAGE(over.message.find("1.5") != std::string::npos, over.to_string());
   const auto kind = load_errors(default_text(), with_sets({"platform.components.npu.overlap.gather=0.5"}));
+  REQUIRE(kind.size() == 1);
+  CHECK_MESSAGE(kind[0].to_string().find("gather") != std::string::npos, kind[0].to_string());
+}
+
+TEST_CASE("op_activity per operator kind: none unless set, read into the unit; 0, above 1 or an unknown kind an error") {
+  const auto plain = ps::load_scenario_text(default_text(), "test.yaml");
+  const auto set =
+      ps::load_scenario_text(default_text(), "test.yaml", with_sets({"platform.components.npu.op_activity.gemm=0.6"}));
+  for (const auto& u : plain.platform.units) CHECK(u.op_activity.empty());
+  bool found = false;
+  for (const auto& u : set.platform.units)
+    if (u.name == "npu") found = u.op_activity.size() == 1 && u.op_activity.at(ptsim::tlm_config::op_kind::gemm) == 0.6;
+  CHECK(found);
+  const auto zero = only_at(load_errors(default_text(), with_sets({"platform.components.npu.op_activity.gemm=0"})),
+                            "platform.components.npu.op_activity.gemm");
+  CHECK_MESSAGE(zero.message.find("expected a value > 0") != std::string::npos, zero.to_string());
+  const auto over = only_at(load_errors(default_text(), with_sets({"platform.components.npu.op_activity.conv=1.2"})),
+                            "platform.components.npu.op_activity.conv");
+  CHECK_MESSAGE(over.message.find("1.2") != std::string::npos, over.to_string());
+  const auto kind = load_errors(default_text(), with_sets({"platform.components.npu.op_activity.gather=0.5"}));
   REQUIRE(kind.size() == 1);
   CHECK_MESSAGE(kind[0].to_string().find("gather") != std::string::npos, kind[0].to_string());
 }

@@ -147,6 +147,7 @@ inline period_activity total(activity_ledger& l, std::int64_t n) {
     s.compute_s += p.compute_s;
     s.stall_s += p.stall_s;
     s.overhead_s += p.overhead_s;
+    s.quiet_s += p.quiet_s;
     s.ops += p.ops;
     s.bytes_read += p.bytes_read;
     s.bytes_written += p.bytes_written;

@@ -139,3 +139,25 @@ TEST_CASE("activity_ledger: a long segment ends in its last period and is forgot
   const auto p102 = l.take(102);
   CHECK(p102.stall_s == near(0.102 - 0.05 + 1e-3));
 }
+
+TEST_CASE("activity_ledger: computing seconds at an activity below 1 book the rest as quiet, segments too") {
+  activity_ledger l(1e-3);
+  // [0.5 ms, 1.5 ms) at activity 0.25: each period 0.5 ms computing, 0.375 ms of it quiet.
+  l.add_interval(0.5e-3, 1.5e-3, kind::compute, 0, 1, 0.25);
+  // A stall at activity 0.25 books no quiet time: op_activity is the arithmetic's.
+  l.add_interval(1.5e-3, 1.8e-3, kind::stall, 0, 1, 0.25);
+  // A segment (longer than segment_periods): [2 ms, 102 ms) at activity 0.6, 0.4 ms quiet a period.
+  l.add_interval(2e-3, 102e-3, kind::compute, 0, 1, 0.6);
+  CHECK(l.live_segments() == 1);
+  const auto p0 = l.take(0), p1 = l.take(1), p2 = l.take(2), p50 = l.take(50);
+  CHECK(p0.compute_s == near(0.5e-3));
+  CHECK(p0.quiet_s == near(0.375e-3));
+  CHECK(p1.quiet_s == near(0.375e-3));
+  CHECK(p1.stall_s == near(0.3e-3));
+  CHECK(p2.compute_s == near(1e-3));
+  CHECK(p2.quiet_s == near(0.4e-3));
+  CHECK(p50.quiet_s == near(0.4e-3));
+  // Activity 1 (the default) books none.
+  l.add_interval(200e-3, 200.5e-3, kind::compute, 0);
+  CHECK(l.take(200).quiet_s == 0);
+}

@@ -131,21 +131,37 @@ TEST_CASE("attention unfused (none): the S x S scores and probabilities go to me
   CHECK(n3.total_ops() == g.total_ops());
 }
 
-TEST_CASE("ResNet-50 under tensorrt: every residual add joins the conv before it; ops kept") {
+TEST_CASE("ResNet-50 under tensorrt: every batch norm, ReLU and residual add joins the conv before it; ops kept") {
   const op_graph g = build_model("resnet50", {{"batch", 1}}, precision::int8);
   const op_graph f = fuse(g, fusion_rules::tensorrt);
-  double intermediates = 0;  // each add's producer output: written and read back when unfused
-  int adds = 0;
-  for (std::size_t i = 1; i < g.ops.size(); ++i)
-    if (g.ops[i].name == "residual_add") intermediates += g.ops[i - 1].bytes_written, ++adds;
+  // Eager: 53 convolutions, each with its batch norm; ReLU after the stem, after the first two
+  // convolutions of each of the 16 bottlenecks and after its residual add (1 + 16 x 3 = 49).
+  double intermediates = 0;  // each fused operator's producer output: written and read back when unfused
+  int convs = 0, bns = 0, relus = 0, adds = 0;
+  for (std::size_t i = 0; i < g.ops.size(); ++i) {
+    const std::string& n = g.ops[i].name;
+    convs += g.ops[i].kind == op_kind::conv;
+    const bool fusible = n == "bn" || n == "relu" || n == "residual_add";
+    if (fusible) intermediates += g.ops[i - 1].bytes_written;
+    bns += n == "bn", relus += n == "relu", adds += n == "residual_add";
+  }
+  CHECK(convs == 53);
+  CHECK(bns == 53);
+  CHECK(relus == 49);
   CHECK(adds == 16);
-  CHECK(f.ops.size() == g.ops.size() - 16);
+  CHECK(g.ops.size() == 53 + 53 + 49 + 16 + 3);  // + maxpool, avgpool, fc
+  CHECK(f.ops.size() == g.ops.size() - 53 - 49 - 16);
   CHECK(f.total_ops() == g.total_ops());
   CHECK(f.weight_bytes() == g.weight_bytes());
   CHECK(moved(g) - moved(f) == doctest::Approx(2 * intermediates).epsilon(1e-12));
-  int fused = 0;
-  for (const op& o : f.ops) fused += o.name.find("+residual_add") != std::string::npos;
-  CHECK(fused == 16);
+  int fused_adds = 0, fused_relus = 0;
+  for (const op& o : f.ops) {
+    fused_adds += o.name.find("+residual_add") != std::string::npos;
+    fused_relus += o.name.find("+relu") != std::string::npos;
+    CHECK(o.name.find("bn") != 0);  // no batch norm left on its own
+  }
+  CHECK(fused_adds == 16);
+  CHECK(fused_relus == 49);
 }
 
 TEST_CASE("rule set names") {

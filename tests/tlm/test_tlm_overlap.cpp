@@ -8,13 +8,16 @@
 //     5 us + 256 x (65.536 + 0.75 x 32.898) us = 23.0986 ms  (the roofline: 16.7822 ms)
 //   memory-heavy: 16.384 us a tile: 5 us + 256 x (32.898 + 0.75 x 16.384) us = 11.5726 ms
 //   the compute-heavy one as kind `other` (no entry): 5 us + 256 x 65.536 us = 16.7822 ms
+// The same unit has op_activity 0.25 for gemm: of the GEMMs' computing seconds (256 x
+// (65.536 + 16.384) us = 20.9715 ms) 0.75 are booked quiet; `other`'s none.
 #include "sc_test.hpp"
 
 #include <vector>
 
 using namespace sc_test;
 
-TEST_CASE("gemm overlap 0.25: a tile takes the longer of its arithmetic and memory times plus 3/4 of the shorter") {
+TEST_CASE("gemm overlap 0.25: a tile takes the longer of its arithmetic and memory times plus 3/4 of the shorter; "
+          "gemm op_activity 0.25: 3/4 of its computing time quiet") {
   const double MiB = 1024.0 * 1024.0, tiles = 256, rate = 768e9;
   const double mem_tile = 256 * 1024 / 8e9 + 130e-9;
   const double heavy_tile = 2 * 32.768e-6, light_tile = 0.5 * 32.768e-6;
@@ -25,6 +28,7 @@ TEST_CASE("gemm overlap 0.25: a tile takes the longer of its arithmetic and memo
   platform_config pc = memory_system(100e9, 30e-9, 10e9, 0.8, 100e-9);
   compute_unit_config u = unit("npu", "d0", 4, 256, 0.75);
   u.overlap[op_kind::gemm] = 0.25;
+  u.op_activity[op_kind::gemm] = 0.25;
   pc.units.push_back(u);
   op_graph g = one_op("heavy", op_class::tensor, tiles * heavy_tile * rate, 64 * MiB, 0);
   g.ops.push_back(one_op("light", op_class::tensor, tiles * light_tile * rate, 64 * MiB, 0).ops[0]);
@@ -41,4 +45,8 @@ TEST_CASE("gemm overlap 0.25: a tile takes the longer of its arithmetic and memo
   CHECK(ops[1].bound == bound_by::memory);
   CHECK(ops[2].end_s - ops[2].start_s == near(roofline).epsilon(0.005));
   CHECK(plat.units()[0]->overlap_for(g.ops[2]) == 1.0);
+  CHECK(plat.units()[0]->activity_for(g.ops[2]) == 1.0);
+  const period_activity a = total(plat.units()[0]->ledger(), 500);
+  CHECK(a.compute_s == near(tiles * (heavy_tile + light_tile + heavy_tile)).epsilon(1e-9));
+  CHECK(a.quiet_s == near(0.75 * tiles * (heavy_tile + light_tile)).epsilon(1e-9));
 }

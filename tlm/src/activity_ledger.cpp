@@ -13,10 +13,13 @@ period_activity& activity_ledger::at(std::int64_t index) {
   return periods_[index];
 }
 
-void activity_ledger::add(period_activity& p, kind k, double dt, double ops, double share) {
+void activity_ledger::add(period_activity& p, kind k, double dt, double ops, double share, double activity) {
   dt *= share;
   switch (k) {
-    case kind::compute: p.compute_s += dt; break;
+    case kind::compute:
+      p.compute_s += dt;
+      p.quiet_s += dt * (1 - activity);
+      break;
     case kind::stall: p.stall_s += dt; break;
     case kind::overhead: p.overhead_s += dt; break;
   }
@@ -37,7 +40,7 @@ std::int64_t period_of(double t, double T) {
 }
 }  // namespace
 
-void activity_ledger::add_interval(double t0, double t1, kind k, double ops, double share) {
+void activity_ledger::add_interval(double t0, double t1, kind k, double ops, double share, double activity) {
   if (!(t1 > t0)) return;
   const double span = t1 - t0;
   const std::int64_t first = period_of(t0, period_s_), last = period_of(t1, period_s_);
@@ -48,10 +51,10 @@ void activity_ledger::add_interval(double t0, double t1, kind k, double ops, dou
     const double live_start = static_cast<double>(base_) * period_s_;
     if (from < live_start) {
       const double to = std::min(t1, live_start);
-      add(at(base_), k, to - from, ops * (to - from) / span, share);
+      add(at(base_), k, to - from, ops * (to - from) / span, share, activity);
       from = to;
     }
-    if (t1 > from) segments_.push_back({from, t1, k, ops, span, share});
+    if (t1 > from) segments_.push_back({from, t1, k, ops, span, share, activity});
     return;
   }
   auto idx = first;
@@ -60,7 +63,7 @@ void activity_ledger::add_interval(double t0, double t1, kind k, double ops, dou
     const double end = std::min(t1, static_cast<double>(idx + 1) * period_s_);
     if (!(end > t)) continue;
     const double dt = end - t;
-    add(at(idx), k, dt, ops * dt / span, share);
+    add(at(idx), k, dt, ops * dt / span, share, activity);
     t = end;
   }
 }
@@ -84,7 +87,7 @@ period_activity activity_ledger::take(std::int64_t index) {
   for (std::size_t i = 0; i < segments_.size();) {
     segment& s = segments_[i];
     const double a = std::max(s.t0, lo), b = std::min(s.t1, hi);
-    if (b > a) add(out, s.k, b - a, s.ops * (b - a) / s.span, s.share);
+    if (b > a) add(out, s.k, b - a, s.ops * (b - a) / s.span, s.share, s.activity);
     if (s.t1 <= hi) {
       segments_[i] = segments_.back();
       segments_.pop_back();

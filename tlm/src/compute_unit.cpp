@@ -52,6 +52,11 @@ double compute_unit::overlap_for(const op& o) const {
   return it != cfg_.overlap.end() ? it->second : 1.0;
 }
 
+double compute_unit::activity_for(const op& o) const {
+  auto it = cfg_.op_activity.find(o.kind);
+  return it != cfg_.op_activity.end() ? it->second : 1.0;
+}
+
 double compute_unit::efficiency_for(const op& o) const {
   auto at = cfg_.op_precision_efficiency.find({o.kind, o.prec});
   if (at != cfg_.op_precision_efficiency.end()) return at->second;
@@ -190,7 +195,7 @@ double compute_unit::dvfs_check(double t, double& stalled) {
 }
 
 double compute_unit::stream(const unit_route& r, double read, double written, double ops, double rate_per_hz,
-                            double overlap, double t, double& compute_sum, double& transfer_sum,
+                            double overlap, double activity, double t, double& compute_sum, double& transfer_sum,
                             const table_time* table) {
   const double tile = cfg_.tile_bytes;
   // Reads first (weights, inputs), then writes (outputs). A tile never mixes the two,
@@ -225,7 +230,7 @@ double compute_unit::stream(const unit_route& r, double read, double written, do
     // for its bytes, so only a slower memory (contention, a slower part) stretches it.
     // A roofline tile hides only `overlap` of the shorter time under the longer.
     const double end = std::max(compute_s, mem_s) + (table ? 0.0 : (1.0 - overlap) * std::min(compute_s, mem_s));
-    ledger_.add_interval(t, t + scaling_s, activity_ledger::kind::compute, ops_per_tile);
+    ledger_.add_interval(t, t + scaling_s, activity_ledger::kind::compute, ops_per_tile, 1, activity);
     if (end > scaling_s) ledger_.add_interval(t + scaling_s, t + end, activity_ledger::kind::stall);
     compute_sum += scaling_s;
     transfer_sum += table ? std::max(mem_s, fixed_s) : mem_s;
@@ -348,7 +353,7 @@ double compute_unit::execute(const op& o, job& j, std::size_t& collective_seq, d
                                "', which this unit cannot reach");
     double c = 0, x = 0;
     occupancy_->factor = 1 / memory_efficiency_for(o);
-    t = stream(it->second, o.bytes_read, o.bytes_written, 0, 0, 1.0, t, c, x);
+    t = stream(it->second, o.bytes_read, o.bytes_written, 0, 0, 1.0, 1.0, t, c, x);
     occupancy_->factor = 1;
     b = bound_by::interconnect;
   } else {
@@ -360,7 +365,7 @@ double compute_unit::execute(const op& o, job& j, std::size_t& collective_seq, d
                                o.name + "')");
     double compute_sum = 0, memory_sum = 0;
     occupancy_->factor = 1 / memory_efficiency_for(o);
-    t = stream(memory_, o.bytes_read - onchip_read, keep_output ? 0 : o.bytes_written, o.ops, rate, overlap_for(o),
+    t = stream(memory_, o.bytes_read - onchip_read, keep_output ? 0 : o.bytes_written, o.ops, rate, overlap_for(o), activity_for(o),
                t, compute_sum, memory_sum, profiled ? &tt : nullptr);
     occupancy_->factor = 1;
     b = memory_sum > compute_sum ? bound_by::memory : bound_by::compute;

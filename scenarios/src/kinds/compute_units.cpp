@@ -65,6 +65,11 @@ std::vector<field> compute_fields(const compute_defaults& d, std::vector<field> 
                             "tile) hidden under the longer: 1 (the default) is the roofline, the longer alone; 0 "
                             "the sum of both. Below 1, kernels near the ridge point (decode GEMMs of a few hundred "
                             "rows) take longer than either bound")),
+      opt("op_activity",
+          map_of(share("share of c_eff toggled"),
+                 "per operator kind, the share of the unit's switched capacitance (c_eff) its kernels toggle while "
+                 "computing (default 1): kernels of different kinds draw different power at the same clock and busy "
+                 "time")),
       opt("launch_overhead", quantity(dims::time(), "fixed cost per operator (kernel launch)", d.launch_overhead, 0.0,
                                       false)),
       opt("host_issue",
@@ -248,6 +253,13 @@ void resolve_compute(const std::string& name, const std::string& kind, const com
   for (const auto& [k, v] : c.at("overlap").entries()) {
     try {
       u.overlap[tlm_config::parse_op_kind(k)] = std::strtod(v.scalar().c_str(), nullptr);
+    } catch (const std::invalid_argument& e) {
+      v.fail(e.what());
+    }
+  }
+  for (const auto& [k, v] : c.at("op_activity").entries()) {
+    try {
+      u.op_activity[tlm_config::parse_op_kind(k)] = std::strtod(v.scalar().c_str(), nullptr);
     } catch (const std::invalid_argument& e) {
       v.fail(e.what());
     }

@@ -18,6 +18,9 @@ struct period_activity {
   double compute_s = 0;   ///< executing arithmetic (or overlapped with memory)
   double stall_s = 0;     ///< waiting on memory beyond the arithmetic
   double overhead_s = 0;  ///< launch overhead and DVFS stalls
+  /// Of compute_s, the seconds its kernels did not toggle: each computing second counts
+  /// 1 - activity (op_activity below 1: a kernel kind that switches less of the unit).
+  double quiet_s = 0;
   double ops = 0;         ///< arithmetic operations done
   double bytes_read = 0;
   double bytes_written = 0;
@@ -33,7 +36,8 @@ class activity_ledger {
   /// Books the interval [t0, t1) of `k`, split over the periods it spans, and `ops`
   /// spread in proportion to time. `share` < 1 books work that occupies that share of the
   /// unit (host software on one core of a many-core cluster): its seconds count share-fold.
-  void add_interval(double t0, double t1, kind k, double ops = 0, double share = 1);
+  /// `activity` < 1 (compute only) books 1 - activity of each computing second as quiet_s.
+  void add_interval(double t0, double t1, kind k, double ops = 0, double share = 1, double activity = 1);
   /// Books bytes at time t.
   void add_bytes(double t, double read, double written);
   /// Returns and forgets period `index` (covering [index*T, (index+1)*T)).
@@ -50,9 +54,10 @@ class activity_ledger {
     double ops;     ///< over the whole of [t0, t1)
     double span;    ///< t1 - t0 as first booked (ops are spread over it)
     double share;   ///< of the unit the work occupies
+    double activity;
   };
   period_activity& at(std::int64_t index);
-  static void add(period_activity& p, kind k, double dt, double ops, double share = 1);
+  static void add(period_activity& p, kind k, double dt, double ops, double share = 1, double activity = 1);
   double period_s_;
   std::int64_t base_ = 0;  ///< oldest live period; earlier ones have been taken
   std::map<std::int64_t, period_activity> periods_;

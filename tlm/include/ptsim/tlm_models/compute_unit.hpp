@@ -130,6 +130,9 @@ class compute_unit : public sc_core::sc_module {
   /// Share of the shorter of `o`'s arithmetic and memory times per tile hidden under the
   /// longer (1, the roofline, unless configured for its kind).
   double overlap_for(const op& o) const;
+  /// Share of the unit's switched capacitance `o`'s kind toggles while computing (1 unless
+  /// configured for its kind).
+  double activity_for(const op& o) const;
   /// Busy seconds over the whole run, by what bound them.
   double bound_seconds(bound_by b) const { return bound_s_[static_cast<std::size_t>(b)]; }
   double compute_bound_s() const { return bound_seconds(bound_by::compute); }
@@ -154,13 +157,14 @@ class compute_unit : public sc_core::sc_module {
   /// stays on chip for the next operator.
   double execute(const op& o, job& j, std::size_t& collective_seq, double t, double onchip_read, bool keep_output);
   /// Streams `read` then `written` bytes to route r in tiles, with `ops` of arithmetic
-  /// spread over them; returns the end time; adds to the compute and transfer sums.
+  /// spread over them; returns the end time; adds to the compute and transfer sums. Its
+  /// computing seconds are booked at `activity` (op_activity).
   /// A profiled operator's time: `cycles` scale with the clock, `fixed_s` does not.
   struct table_time {
     double cycles = 0, fixed_s = 0;
   };
   double stream(const unit_route& r, double read, double written, double ops, double rate_per_hz, double overlap,
-                double t, double& compute_sum, double& transfer_sum, const table_time* table = nullptr);
+                double activity, double t, double& compute_sum, double& transfer_sum, const table_time* table = nullptr);
   /// The profile's time for `o` at time t, or false (no row: the roofline times it).
   bool from_profile(const op& o, double rate_per_hz, double t, table_time& tt);
   double collective(const op& o, job& j, std::size_t seq, double t);

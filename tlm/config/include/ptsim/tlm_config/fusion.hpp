@@ -14,8 +14,9 @@ namespace ptsim::tlm_config {
 ///  - eager: a framework in eager mode (PyTorch): attention is one fused kernel
 ///    (torch.nn.functional.scaled_dot_product_attention dispatches to FlashAttention-2 or the
 ///    memory-efficient kernel, PyTorch 2.x docs), every GEMM, convolution, norm and
-///    elementwise operator its own kernel. The model zoo folds a convolution's batch norm,
-///    bias and activation into it (as inference exports do), eager PyTorch would not.
+///    elementwise operator its own kernel. ResNet-50 runs each batch norm and ReLU as a
+///    kernel of its own, as eager PyTorch does; the other CNNs of the zoo fold them into the
+///    convolution (as inference exports do).
 ///  - none: no fusion at all: attention runs as scores (QK^T), softmax and context (PV),
 ///    the score and probability matrices written to memory and read back (PyTorch's SDPA
 ///    math backend, or a framework without fused attention), with the scaling and masking

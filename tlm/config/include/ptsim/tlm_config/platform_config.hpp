@@ -65,6 +65,12 @@ struct compute_unit_config {
   /// near the ridge point, where neither bound is clear (a decode GEMM of a few hundred
   /// rows streaming its weights), takes longer than either.
   std::map<op_kind, double> overlap;
+  /// Per operator kind, the share of the unit's switched capacitance (c_eff) its kernels
+  /// toggle while computing; absent: 1. Kernels differ in power at the same clock and busy
+  /// time (which units they exercise, how many operands they move), so one c_eff cannot
+  /// give every kind's power: an A40 draws less running BERT's GEMMs than ResNet-50's
+  /// convolutions at the same clock (the Zeus sweep's lowest limit: 106 against 121 W).
+  std::map<op_kind, double> op_activity;
   /// The kernels the unit runs a graph as (fusion.hpp); stages may override it.
   fusion_rules fusion = fusion_rules::eager;
   units::seconds_t launch_overhead = units::seconds(5e-6);
