@@ -1,6 +1,8 @@
 // The closed loop without a kernel: power from activity, DVFS decisions, thermal limits.
 #include <doctest/doctest.h>
 
+#include "relative_approx.hpp"
+
 #include <cmath>
 
 #include "ptsim/cosim/control_loop.hpp"
@@ -73,12 +75,12 @@ TEST_CASE("component power follows C V^2 f a, leakage, and bytes moved") {
   const auto& p = loop.component_power_W();
   // cpu: activity = 0.4 + 0.5 * 0.2 = 0.5; dynamic = 1e-9 F * 1 V^2 * 2e9 Hz * 0.5 = 1.0 W;
   // leakage at V_ref and T_ref (the die starts at ambient, 25 degC) = 0.1 W.
-  CHECK(p[0] == doctest::Approx(1.1).epsilon(1e-12));
+  CHECK(p[0] == ptsim_test::Approx(1.1).epsilon(1e-12));
   // noc: 0.02 W + 4e-12 J/B * 2e6 B / 1e-3 s = 0.02 + 0.008 = 0.028 W.
-  CHECK(p[1] == doctest::Approx(0.028).epsilon(1e-12));
+  CHECK(p[1] == ptsim_test::Approx(0.028).epsilon(1e-12));
   // mem: 0.08 W + (30e-12 * 1e6 + 32e-12 * 1e6) J / 1e-3 s = 0.08 + 0.062 = 0.142 W.
-  CHECK(p[2] == doctest::Approx(0.142).epsilon(1e-12));
-  CHECK(loop.platform_power_W() == doctest::Approx(1.27).epsilon(1e-12));
+  CHECK(p[2] == ptsim_test::Approx(0.142).epsilon(1e-12));
+  CHECK(loop.platform_power_W() == ptsim_test::Approx(1.27).epsilon(1e-12));
   // Heat went in: every block is above ambient after one period, the cpu block most.
   const auto& T = loop.block_temperature_K();
   CHECK(T[0] > 298.15);
@@ -96,7 +98,7 @@ TEST_CASE("a mid-period DVFS change is charged by its time-weighted V^2 f") {
   in[0].stall_share = 0.0;
   loop.tick(1e-3, in, {{1.5e9, 0.85, 1.245e9}});
   // dynamic = 1e-9 * 1.245e9 * 1.0 = 1.245 W; leakage at 0.85 V: 0.1 * 0.85^2 = 0.07225 W.
-  CHECK(loop.component_power_W()[0] == doctest::Approx(1.245 + 0.07225).epsilon(1e-12));
+  CHECK(loop.component_power_W()[0] == ptsim_test::Approx(1.245 + 0.07225).epsilon(1e-12));
 }
 
 TEST_CASE("schedutil's request maps onto the table; util is frequency-invariant") {
@@ -190,16 +192,16 @@ TEST_CASE("idle-state residency, DRAM self-refresh and wall power, by hand") {
   const auto& p = loop.component_power_W();
   // cpu: dynamic 1e-9 * 1^2 * 2e9 * 0.2 = 0.4 W; leakage 0.1 W for the 40 % not in a
   // state, half of it for the 60 % in retention: 0.04 + 0.03 = 0.07 W.
-  CHECK(p[0] == doctest::Approx(0.47).epsilon(1e-12));
-  CHECK(loop.component_low_power_share()[0] == doctest::Approx(0.6));
+  CHECK(p[0] == ptsim_test::Approx(0.47).epsilon(1e-12));
+  CHECK(loop.component_low_power_share()[0] == ptsim_test::Approx(0.6));
   // mem (LPDDR5 preset x 8 GB): background 6 mW/GB -> 48 mW, refresh 2 mW/GB -> 16 mW,
   // 32 pJ/B x 2e6 B / 1 ms = 64 mW: 0.128 W.
-  CHECK(p[2] == doctest::Approx(0.128).epsilon(1e-12));
+  CHECK(p[2] == ptsim_test::Approx(0.128).epsilon(1e-12));
   // Wall: platform 0.47 + 0.028 + 0.128 = 0.626 W. VR at 0.313 of 2 W: eta 0.8 + 0.1 *
   // 0.313 = 0.8313 -> 0.753037 W in; PSU at 7.5 % of 10 W, below its first point (10 %):
   // eta 0.90 -> 0.836708 W at the wall.
-  CHECK(loop.platform_power_W() == doctest::Approx(0.626).epsilon(1e-12));
-  CHECK(loop.wall_power_W() == doctest::Approx(0.626 / 0.8313 / 0.90).epsilon(1e-12));
+  CHECK(loop.platform_power_W() == ptsim_test::Approx(0.626).epsilon(1e-12));
+  CHECK(loop.wall_power_W() == ptsim_test::Approx(0.626 / 0.8313 / 0.90).epsilon(1e-12));
   // Period 2: nothing moves; the memory (self_refresh_after 0) is in self-refresh at
   // 0.6 mW/GB -> 4.8 mW, and the cpu idles the whole period in power gating: 0.1 * 0.1 W.
   // Leakage goes with the block's temperature at the start of the period: 0.1 * 2^(dT/10).
@@ -208,7 +210,7 @@ TEST_CASE("idle-state residency, DRAM self-refresh and wall power, by hand") {
   std::vector<cosim::component_input> idle(3);
   idle[0].idle_s = {0, 0, 1e-3};
   loop.tick(2e-3, idle, {{2e9, 1.0, 2e9}});
-  CHECK(p[2] == doctest::Approx(0.0048).epsilon(1e-12));
+  CHECK(p[2] == ptsim_test::Approx(0.0048).epsilon(1e-12));
   CHECK(loop.component_low_power_share()[2] == 1.0);
-  CHECK(p[0] == doctest::Approx(0.1 * 0.1 * std::exp2(dT / 10)).epsilon(1e-12));
+  CHECK(p[0] == ptsim_test::Approx(0.1 * 0.1 * std::exp2(dT / 10)).epsilon(1e-12));
 }

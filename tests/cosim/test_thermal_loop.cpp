@@ -2,6 +2,8 @@
 // and fans as a cooling device of a datacenter model.
 #include <doctest/doctest.h>
 
+#include "relative_approx.hpp"
+
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -67,7 +69,7 @@ TEST_CASE("initial: steady starts in the steady state of the first period's powe
   std::vector<double> P(net.size(), 0.0);
   P[0] = 1.0, P[1] = 0.02, P[2] = 0.08;
   const auto want = thermal::steady_state(net, P, sc.thermal.ambient.value());
-  for (std::size_t b = 0; b < 3; ++b) CHECK(loop.block_temperature_K()[b] == doctest::Approx(want[b]).epsilon(1e-12));
+  for (std::size_t b = 0; b < 3; ++b) CHECK(loop.block_temperature_K()[b] == ptsim_test::Approx(want[b]).epsilon(1e-12));
   CHECK(want[0] > sc.thermal.ambient.value() + 0.5);  // not trivially the ambient
   // Held power: the temperatures stay where they started.
   const auto T1 = loop.block_temperature_K();
@@ -129,7 +131,7 @@ TEST_CASE("zone sensors: lag behind the node while it heats; seeded noise repeat
   CHECK(noisy != readings("{ node: cpu, noise: \"0.2 K\" }", 2));
   double ss = 0;
   for (const auto& [s, t] : noisy) ss += (s - t) * (s - t);
-  CHECK(std::sqrt(ss / static_cast<double>(noisy.size())) == doctest::Approx(0.2).epsilon(0.2));
+  CHECK(std::sqrt(ss / static_cast<double>(noisy.size())) == ptsim_test::Approx(0.2).epsilon(0.2));
 }
 
 namespace {
@@ -155,10 +157,10 @@ TEST_CASE("fans as a cooling device: a zone cooling the fans raises the speed, w
       loop.tick(k * 1e-3, busy, at_2ghz);
       // The fans row: 15 W x s^3 for the speed that held over the period, in platform power.
       const double fans = loop.component_power_W().back();
-      CHECK(fans == doctest::Approx(15.0 * std::pow(speeds.empty() ? 0.3 : speeds.back(), 3)).epsilon(1e-12));
+      CHECK(fans == ptsim_test::Approx(15.0 * std::pow(speeds.empty() ? 0.3 : speeds.back(), 3)).epsilon(1e-12));
       double sum = 0;
       for (double p : loop.component_power_W()) sum += p;
-      CHECK(loop.platform_power_W() == doctest::Approx(sum).epsilon(1e-12));
+      CHECK(loop.platform_power_W() == ptsim_test::Approx(sum).epsilon(1e-12));
       speeds.push_back(loop.fan_speed());
     }
     return std::make_pair(loop.block_temperature_K()[0], speeds);
@@ -222,7 +224,7 @@ TEST_CASE("a zone cooling the fans and a zone cooling a domain, each at its own 
     loop.tick(k * 1e-3, busy, at_2ghz);
     if (k % 10 == 1) {
       read.push_back(loop.zone_sensor_K().at(1));
-      CHECK(loop.fan_speed() == doctest::Approx(0.3 + 0.1 * static_cast<double>(read.size())).epsilon(1e-12));
+      CHECK(loop.fan_speed() == ptsim_test::Approx(0.3 + 0.1 * static_cast<double>(read.size())).epsilon(1e-12));
     }
   }
   REQUIRE(read.size() == 3);

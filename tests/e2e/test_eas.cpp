@@ -3,6 +3,8 @@
 // cluster; uclamp.min across its range; the tasks in the result file and the trace.
 #include <doctest/doctest.h>
 
+#include "relative_approx.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <fstream>
@@ -68,16 +70,16 @@ TEST_CASE("camera under EAS: less energy than pinned to the big cluster, the sam
     CHECK(t.runs >= 150);
     CHECK(t.wakeups <= t.runs + 1);  // a frame may still be at the stage when the run ends
     CHECK(t.migrations <= t.wakeups);
-    CHECK(t.run_s == doctest::Approx(ran[t.task]).epsilon(1e-9));
+    CHECK(t.run_s == ptsim_test::Approx(ran[t.task]).epsilon(1e-9));
     double residency = 0, share = 0;
     for (const auto& r : eas.task_residency())
       if (r.task == t.task) residency += r.residency_s, share += r.share;
-    CHECK(residency == doctest::Approx(t.run_s).epsilon(1e-9));
-    CHECK(share == doctest::Approx(1.0).epsilon(1e-9));
+    CHECK(residency == ptsim_test::Approx(t.run_s).epsilon(1e-9));
+    CHECK(share == ptsim_test::Approx(1.0).epsilon(1e-9));
   }
   // Pinned: all of each task's time on cpu_big.
   for (const auto& r : big.task_residency())
-    if (r.cpu == "cpu_big") CHECK(r.share == doctest::Approx(1.0));
+    if (r.cpu == "cpu_big") CHECK(r.share == ptsim_test::Approx(1.0));
   // What schedutil read, per runqueue, in [0, 1]; the tasks' util_avg in [0, 1024].
   std::size_t n = 0;
   for (double u : eas.variable("sched_util", &n)) CHECK((u >= 0 && u <= 1));
@@ -115,7 +117,7 @@ TEST_CASE("uclamp.min trades energy for latency, monotonically") {
     last_latency = l;
     if (min == 1024)
       for (const auto& res : f.task_residency())
-        if (res.cpu == "cpu_big") CHECK(res.share == doctest::Approx(1.0));
+        if (res.cpu == "cpu_big") CHECK(res.share == ptsim_test::Approx(1.0));
   }
 }
 

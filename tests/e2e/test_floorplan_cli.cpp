@@ -2,6 +2,8 @@
 // same rectangles as the library's layout), refuses to overwrite, and `ptsim run` simulates it.
 #include <doctest/doctest.h>
 
+#include "relative_approx.hpp"
+
 #include <fstream>
 
 #include "../scenarios/layout_text.hpp"
@@ -35,10 +37,10 @@ TEST_CASE("ptsim floorplan: export, read back, no overwrite; ptsim run on the ge
     const auto &a = back.blocks()[i], &b = want.blocks()[i];
     CHECK(a.name == b.name);
     // "mm^2" converts to m^2 with rounding of its own, so equal to a few ulps, not bitwise.
-    CHECK(a.x_m == doctest::Approx(b.x_m).epsilon(1e-12));
-    CHECK(a.y_m == doctest::Approx(b.y_m).epsilon(1e-12));
-    CHECK(a.width_m == doctest::Approx(b.width_m).epsilon(1e-12));
-    CHECK(a.height_m == doctest::Approx(b.height_m).epsilon(1e-12));
+    CHECK(a.x_m == ptsim_test::Approx(b.x_m).epsilon(1e-12));
+    CHECK(a.y_m == ptsim_test::Approx(b.y_m).epsilon(1e-12));
+    CHECK(a.width_m == ptsim_test::Approx(b.width_m).epsilon(1e-12));
+    CHECK(a.height_m == ptsim_test::Approx(b.height_m).epsilon(1e-12));
   }
   CHECK(back.problems().empty());
   CHECK(ptsim::thermal::unmet_neighbours(parts, back).empty());

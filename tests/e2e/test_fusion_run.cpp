@@ -4,6 +4,8 @@
 // an operator kind at op_activity 0.25 taking as long at a quarter of the unit's energy.
 #include <doctest/doctest.h>
 
+#include "relative_approx.hpp"
+
 #include <fstream>
 #include <map>
 #include <string>
@@ -88,21 +90,21 @@ TEST_CASE("ptsim run: a tensorrt unit runs conv+add as one kernel; memory effici
   REQUIRE_MESSAGE(r.exit_code == 0, r.err);
 
   const auto eager = op_seconds(result_reader(s.dir / "eager.h5"));
-  CHECK(eager.at("conv") == doctest::Approx(1.6e-3).epsilon(0.01));
-  CHECK(eager.at("add") == doctest::Approx(2.4e-3).epsilon(0.01));
+  CHECK(eager.at("conv") == ptsim_test::Approx(1.6e-3).epsilon(0.01));
+  CHECK(eager.at("add") == ptsim_test::Approx(2.4e-3).epsilon(0.01));
   const auto trt = op_seconds(result_reader(s.dir / "trt.h5"));
   REQUIRE(trt.count("conv+add") == 1);
   CHECK(trt.count("conv") == 0);
-  CHECK(trt.at("conv+add") == doctest::Approx(2.4e-3).epsilon(0.01));
-  CHECK(trt.at("out") == doctest::Approx(0.8e-3).epsilon(0.01));
+  CHECK(trt.at("conv+add") == ptsim_test::Approx(2.4e-3).epsilon(0.01));
+  CHECK(trt.at("out") == ptsim_test::Approx(0.8e-3).epsilon(0.01));
   const auto slow = op_seconds(result_reader(s.dir / "slow.h5"));
-  CHECK(slow.at("add") == doctest::Approx(4.8e-3).epsilon(0.01));
-  CHECK(slow.at("conv") == doctest::Approx(1.6e-3).epsilon(0.01));
+  CHECK(slow.at("add") == ptsim_test::Approx(4.8e-3).epsilon(0.01));
+  CHECK(slow.at("conv") == ptsim_test::Approx(1.6e-3).epsilon(0.01));
 
   // DRAM energy: 48 MB x 100 pJ/B = 4.8 mJ unfused, at either memory efficiency; fused 32 MB.
-  CHECK(energy_J(result_reader(s.dir / "eager.h5"), "mem") == doctest::Approx(4.8e-3).epsilon(1e-6));
-  CHECK(energy_J(result_reader(s.dir / "slow.h5"), "mem") == doctest::Approx(4.8e-3).epsilon(1e-6));
-  CHECK(energy_J(result_reader(s.dir / "trt.h5"), "mem") == doctest::Approx(3.2e-3).epsilon(1e-6));
+  CHECK(energy_J(result_reader(s.dir / "eager.h5"), "mem") == ptsim_test::Approx(4.8e-3).epsilon(1e-6));
+  CHECK(energy_J(result_reader(s.dir / "slow.h5"), "mem") == ptsim_test::Approx(4.8e-3).epsilon(1e-6));
+  CHECK(energy_J(result_reader(s.dir / "trt.h5"), "mem") == ptsim_test::Approx(3.2e-3).epsilon(1e-6));
 
   // The report names the fused kernel among the heaviest operators.
   const result rep = run_ptsim(s.dir, "report trt.h5");
@@ -128,8 +130,7 @@ TEST_CASE("ptsim run: a GEMM at op_activity 0.25 takes as long and draws a quart
   const result_reader full(s.dir / "full.h5"), quarter(s.dir / "quarter.h5");
   const double t = op_seconds(full).at("mm");
   CHECK(t > 1e-3);  // 1e9 / (1000 x 1 GHz x the NPU's efficiency): ~1.4 ms
-  CHECK(op_seconds(quarter).at("mm") == doctest::Approx(t).epsilon(1e-9));
-  // As ratios: doctest's Approx adds 1 to the scale, so an epsilon on millijoules is absolute.
-  CHECK(energy_J(full, "npu") / (1.0 * t) == doctest::Approx(1.0).epsilon(0.005));
-  CHECK(energy_J(quarter, "npu") / (0.25 * t) == doctest::Approx(1.0).epsilon(0.005));
+  CHECK(op_seconds(quarter).at("mm") == ptsim_test::Approx(t).epsilon(1e-9));
+  CHECK(energy_J(full, "npu") == ptsim_test::Approx(1.0 * t).epsilon(0.005));
+  CHECK(energy_J(quarter, "npu") == ptsim_test::Approx(0.25 * t).epsilon(0.005));
 }

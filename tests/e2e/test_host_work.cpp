@@ -3,6 +3,8 @@
 // its busy time and its energy by hand; the llm stream's host keys through the schema.
 #include <doctest/doctest.h>
 
+#include "relative_approx.hpp"
+
 #include <fstream>
 
 #include "ptsim/postproc/result_file.hpp"
@@ -71,8 +73,8 @@ TEST_CASE("per-step host work: synchronous adds it, asynchronous overlaps it; bu
   write(s.dir / "none.yaml", scenario(""));
   REQUIRE(run_ptsim(s.dir, "run none.yaml -q -o none.h5").exit_code == 0);
   result_reader none(s.dir / "none.h5");
-  CHECK(metric(none, "latency_p50_s") == doctest::Approx(1e-3).epsilon(1e-9));
-  CHECK(metric(none, "energy_J") == doctest::Approx(1.0).epsilon(1e-6));
+  CHECK(metric(none, "latency_p50_s") == ptsim_test::Approx(1e-3).epsilon(1e-9));
+  CHECK(metric(none, "energy_J") == ptsim_test::Approx(1.0).epsilon(1e-6));
   CHECK(host_busy(none) == 0.0);
 
   // Synchronous 2 ms per step: latency 2 + 1 = 3 ms; the host busy 100 x 2 ms = 0.2 s on one
@@ -81,29 +83,29 @@ TEST_CASE("per-step host work: synchronous adds it, asynchronous overlaps it; bu
   const result r = run_ptsim(s.dir, "run sync.yaml -q -o sync.h5");
   REQUIRE_MESSAGE(r.exit_code == 0, r.err);
   result_reader sync(s.dir / "sync.h5");
-  CHECK(metric(sync, "latency_p50_s") == doctest::Approx(3e-3).epsilon(1e-9));
-  CHECK(host_busy(sync) == doctest::Approx(0.2).epsilon(1e-9));
-  CHECK(metric(sync, "energy_J") == doctest::Approx(1.05).epsilon(1e-6));
+  CHECK(metric(sync, "latency_p50_s") == ptsim_test::Approx(3e-3).epsilon(1e-9));
+  CHECK(host_busy(sync) == ptsim_test::Approx(0.2).epsilon(1e-9));
+  CHECK(metric(sync, "energy_J") == ptsim_test::Approx(1.05).epsilon(1e-6));
   // Each step's jobs row carries its host time too: 100 rows of 10 mJ (acc's 1 J over its
   // 100 busy ms) + 0.5 mJ (the host's 0.05 J over its 200 busy ms, 2 ms each).
   const auto jobs = sync.jobs();
   REQUIRE(jobs.size() == 100);
-  for (const auto& j : jobs) CHECK(j.energy_J == doctest::Approx(10.5e-3).epsilon(1e-6));
+  for (const auto& j : jobs) CHECK(j.energy_J == ptsim_test::Approx(10.5e-3).epsilon(1e-6));
 
   // Asynchronous: 0.5 ms of host work under a 1 ms step adds nothing; 2 ms makes the step
   // take the host's 2 ms. Two cores of four: 0.5 W while busy, 0.1 J for 0.2 s.
   write(s.dir / "hidden.yaml", scenario(", host: { unit: host, per_step: \"0.5 ms\", scheduling: asynchronous }"));
   REQUIRE(run_ptsim(s.dir, "run hidden.yaml -q -o hidden.h5").exit_code == 0);
   result_reader hidden(s.dir / "hidden.h5");
-  CHECK(metric(hidden, "latency_p50_s") == doctest::Approx(1e-3).epsilon(1e-9));
-  CHECK(host_busy(hidden) == doctest::Approx(0.05).epsilon(1e-9));
-  CHECK(metric(hidden, "energy_J") == doctest::Approx(1.0 + 0.05 * 0.25).epsilon(1e-6));
+  CHECK(metric(hidden, "latency_p50_s") == ptsim_test::Approx(1e-3).epsilon(1e-9));
+  CHECK(host_busy(hidden) == ptsim_test::Approx(0.05).epsilon(1e-9));
+  CHECK(metric(hidden, "energy_J") == ptsim_test::Approx(1.0 + 0.05 * 0.25).epsilon(1e-6));
   write(s.dir / "async.yaml", scenario(", host: { unit: host, per_step: \"2 ms\", scheduling: asynchronous, cores: 2 }"));
   REQUIRE(run_ptsim(s.dir, "run async.yaml -q -o async.h5").exit_code == 0);
   result_reader async(s.dir / "async.h5");
-  CHECK(metric(async, "latency_p50_s") == doctest::Approx(2e-3).epsilon(1e-9));
-  CHECK(host_busy(async) == doctest::Approx(0.2).epsilon(1e-9));
-  CHECK(metric(async, "energy_J") == doctest::Approx(1.1).epsilon(1e-6));
+  CHECK(metric(async, "latency_p50_s") == ptsim_test::Approx(2e-3).epsilon(1e-9));
+  CHECK(host_busy(async) == ptsim_test::Approx(0.2).epsilon(1e-9));
+  CHECK(metric(async, "energy_J") == ptsim_test::Approx(1.1).epsilon(1e-6));
 }
 
 TEST_CASE("llm host keys: through the schema, with units; a wrong unit or key is refused before anything runs") {

@@ -3,6 +3,8 @@
 // clock, the rounding warning, and range errors; read back from the HDF5 files.
 #include <doctest/doctest.h>
 
+#include "relative_approx.hpp"
+
 #include <algorithm>
 
 #include "ptsim/postproc/result_file.hpp"
@@ -68,7 +70,7 @@ TEST_CASE("a 250 W board limit on every GPU (wildcard) holds each GPU's 100 ms a
   result_reader ff(s.dir / "free.h5"), fl(s.dir / "lim.h5");
   // Unlimited, gpu_boost runs the busy GPUs at the top OPP, 1980 MHz.
   const auto f0 = frequency(ff, "gpu0");
-  CHECK(*std::max_element(f0.begin(), f0.end()) == doctest::Approx(1980e6));
+  CHECK(*std::max_element(f0.begin(), f0.end()) == ptsim_test::Approx(1980e6));
   for (int i = 0; i < 8; ++i) {
     CAPTURE(i);
     // The limiter regulates the 100 ms average to 1 % under the limit: after the first window
@@ -80,7 +82,7 @@ TEST_CASE("a 250 W board limit on every GPU (wildcard) holds each GPU's 100 ms a
     double sum = 0;
     for (std::size_t t = 10; t < b.size(); ++t) sum += b[t];
     const double mean = sum / static_cast<double>(b.size() - 10);
-    CHECK(mean == doctest::Approx(250.0 * 0.99).epsilon(0.01));
+    CHECK(mean == ptsim_test::Approx(250.0 * 0.99).epsilon(0.01));
     CHECK(mean < 250.0);
     CHECK(max_window_mean(b, 10, 10) <= 250.0 * 1.02);
     CHECK(max_window_mean(board_W(ff, i), 10, 10) > 250.0 * 2);
@@ -103,7 +105,7 @@ TEST_CASE("a locked clock runs at exactly that OPP; a power limit below it still
   const result r = run_ptsim(s.dir, base + " --set 'policy.limits.gpu0.min_freq=1290 MHz'"
                                            " --set 'policy.limits.gpu0.max_freq=1290 MHz' -o lock.h5");
   REQUIRE_MESSAGE(r.exit_code == 0, r.err);
-  for (double hz : frequency(result_reader(s.dir / "lock.h5"), "gpu0")) CHECK(hz == doctest::Approx(1290e6).epsilon(1e-12));
+  for (double hz : frequency(result_reader(s.dir / "lock.h5"), "gpu0")) CHECK(hz == ptsim_test::Approx(1290e6).epsilon(1e-12));
   // min_freq 1900 MHz rounds up to 1980 MHz (the top, so the clock is locked there), with a
   // warning on stderr and in the events; the 250 W limit drives the clock below it.
   const result w = run_ptsim(s.dir, base + " --set 'policy.limits.gpu0.min_freq=1900 MHz'"
@@ -135,7 +137,7 @@ TEST_CASE("a board limit below the lowest clock's draw: the clock sits at the fl
   REQUIRE_MESSAGE(r.exit_code == 0, r.err);
   result_reader f(s.dir / "floor.h5");
   const auto hz = frequency(f, "gpu0");
-  for (std::size_t t = 10; t < hz.size(); ++t) CHECK(hz[t] == doctest::Approx(345e6));
+  for (std::size_t t = 10; t < hz.size(); ++t) CHECK(hz[t] == ptsim_test::Approx(345e6));
   const auto b = board_W(f, 0);
   double sum = 0;
   for (std::size_t t = 10; t < b.size(); ++t) sum += b[t];

@@ -3,6 +3,8 @@
 // `performance` is the memory without DVFS; under simple_ondemand its clock follows the load.
 #include <doctest/doctest.h>
 
+#include "relative_approx.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <fstream>
@@ -83,10 +85,10 @@ TEST_CASE("an HBM's own temperature limit trips at its threshold and cuts its cl
   CHECK(T[(k - 1) * nb + hbm] < 95.0);
   for (std::size_t i = 0; i < k; ++i) CHECK(T[i * nb + hbm] < 95.0);
   // Before: the top clock; from the next period on, 1900 MHz (the heat keeps it there).
-  for (std::size_t i = 0; i <= k; ++i) CHECK(hz[i * nd + mem] == doctest::Approx(2619e6).epsilon(1e-12));
-  for (std::size_t i = k + 1; i < t.size(); ++i) CHECK(hz[i * nd + mem] == doctest::Approx(1900e6).epsilon(1e-12));
+  for (std::size_t i = 0; i <= k; ++i) CHECK(hz[i * nd + mem] == ptsim_test::Approx(2619e6).epsilon(1e-12));
+  for (std::size_t i = k + 1; i < t.size(); ++i) CHECK(hz[i * nd + mem] == ptsim_test::Approx(1900e6).epsilon(1e-12));
   // The GPU's clock is left alone: the memory's limit is its own, not the core's zone.
-  for (std::size_t i = 0; i < t.size(); ++i) CHECK(hz[i * nd + gpu] == doctest::Approx(990e6).epsilon(1e-12));
+  for (std::size_t i = 0; i < t.size(); ++i) CHECK(hz[i * nd + gpu] == ptsim_test::Approx(990e6).epsilon(1e-12));
   // Throttling shows in the usual events too, as a thermal ceiling on the memory domain.
   CHECK(std::any_of(ev.begin(), ev.end(), [](const auto& e) {
     return e.kind == "throttle_start" && e.source == "hbm_clk" && e.message.find("thermal") == 0;
@@ -107,8 +109,8 @@ TEST_CASE("policy.limits.<gpu>.memory_freq locks the GPU's memory clock in every
   const std::size_t mem = index_of(f.coord("domain"), "hbm_clk"), gpu = index_of(f.coord("domain"), "g");
   REQUIRE(hz.size() / nd > 10);
   for (std::size_t i = 0; i < hz.size() / nd; ++i) {
-    CHECK(hz[i * nd + mem] == doctest::Approx(1000e6).epsilon(1e-12));
-    CHECK(hz[i * nd + gpu] == doctest::Approx(990e6).epsilon(1e-12));
+    CHECK(hz[i * nd + mem] == ptsim_test::Approx(1000e6).epsilon(1e-12));
+    CHECK(hz[i * nd + gpu] == ptsim_test::Approx(990e6).epsilon(1e-12));
   }
 }
 
@@ -135,7 +137,7 @@ TEST_CASE("LPDDR on a memory clock: at the top clock it is the fixed memory; sim
   const auto pa = fixed.variable("power", &na), pb = top.variable("power", &nb);
   REQUIRE(na == nb);
   REQUIRE(pa.size() == pb.size());
-  for (std::size_t i = 0; i < pa.size(); ++i) CHECK(pb[i] == doctest::Approx(pa[i]).epsilon(1e-12));
+  for (std::size_t i = 0; i < pa.size(); ++i) CHECK(pb[i] == ptsim_test::Approx(pa[i]).epsilon(1e-12));
 
   // simple_ondemand: the camera's light traffic drops the clock to a table OPP below the
   // top, and the LPDDR's energy with it; every frame is still served.

@@ -4,6 +4,8 @@
 // task placed by EAS (scenarios/phone-llm-chat.yaml, llm.host.units).
 #include <doctest/doctest.h>
 
+#include "relative_approx.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <set>
@@ -56,14 +58,14 @@ TEST_CASE("camera with GPU pre-processing: simple_ondemand moves the GPU clock a
   std::size_t at_middle_opp = 0;
   for (std::size_t i = 0; i < hz.size(); ++i) {
     const double mhz = hz[i] / 1e6;
-    if (t[i] < 0.049) CHECK(mhz == doctest::Approx(848));
+    if (t[i] < 0.049) CHECK(mhz == ptsim_test::Approx(848));
     if (gpu_opps_mhz.count(std::round(mhz)) && std::abs(mhz - std::round(mhz)) < 1e-6 && mhz > 202.5 && mhz < 847.5)
       ++at_middle_opp;
   }
   CHECK(at_middle_opp > hz.size() / 4);
   // performance and powersave: the top and the bottom OPP in every sample.
-  for (double f : gpu_hz(perf)) CHECK(f == doctest::Approx(848e6));
-  for (double f : gpu_hz(save)) CHECK(f == doctest::Approx(202e6));
+  for (double f : gpu_hz(perf)) CHECK(f == ptsim_test::Approx(848e6));
+  for (double f : gpu_hz(save)) CHECK(f == ptsim_test::Approx(202e6));
 
   // The GPU draws energy under each; more at the top clock than where simple_ondemand puts it.
   const double e_od = metric(od, "energy_J[gpu]"), e_perf = metric(perf, "energy_J[gpu]");
@@ -113,7 +115,7 @@ TEST_CASE("phone LLM: the host work is a task placed by EAS; on a smaller CPU it
   CHECK(tasks[0].runs > 0);
   double residency = 0;
   for (const auto& x : eas.task_residency()) residency += x.residency_s;
-  CHECK(residency == doctest::Approx(tasks[0].run_s).epsilon(1e-9));
+  CHECK(residency == ptsim_test::Approx(tasks[0].run_s).epsilon(1e-9));
 
   // A decode iteration of one sequence: 200 + 800 + 5 x 1 us = 1005 us of the X1 at 2802
   // MHz. The A55's capacity, floor(250 x 1803000 x 1024 / (1024 x 2802000)) = 160, is its

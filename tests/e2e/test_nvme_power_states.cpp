@@ -7,6 +7,8 @@
 // loads by 1.2 ms across record boundaries, so the identity is checked on the run's mean).
 #include <doctest/doctest.h>
 
+#include "relative_approx.hpp"
+
 #include <algorithm>
 #include <numeric>
 
@@ -52,5 +54,5 @@ TEST_CASE("server-training: NVMe power follows its APST state") {
     CHECK(b.residency[k] > 0.5);
   }
   CHECK(mean(b.power) < 1.0);
-  CHECK(mean(b.power) == doctest::Approx(mean(a.power) - (5.0 - 0.07) * mean(b.residency)).epsilon(0.01));
+  CHECK(mean(b.power) == ptsim_test::Approx(mean(a.power) - (5.0 - 0.07) * mean(b.residency)).epsilon(0.01));
 }

@@ -1,6 +1,8 @@
 // End to end: thermal governors on phone-throttle.yaml, and a platform power cap.
 #include <doctest/doctest.h>
 
+#include "relative_approx.hpp"
+
 #include <algorithm>
 #include <numeric>
 
@@ -59,7 +61,7 @@ TEST_CASE("phone-throttle: overheats unmanaged; step_wise and IPA hold the contr
     CHECK_MESSAGE(lo >= control - 2.0, gov << " dips to " << lo);
     CHECK_MESSAGE(hi <= control + 2.0, gov << " peaks at " << hi);
     CHECK(throttled > 0.0);
-    CHECK(f.summary().metrics.at("throttled_fraction_thermal").value == doctest::Approx(throttled));
+    CHECK(f.summary().metrics.at("throttled_fraction_thermal").value == ptsim_test::Approx(throttled));
   }
 }
 
@@ -115,7 +117,7 @@ TEST_CASE("what a limit costs: compute-bound time stretched by f_request / f_gra
       continue;
     }
     seen = true;
-    CHECK(d.busy_s == doctest::Approx(npu_busy_s));
+    CHECK(d.busy_s == ptsim_test::Approx(npu_busy_s));
     // The ramp down (one OPP per 100 ms poll, 4 steps) is under 3% of the 20 s run.
     const double expected = npu_compute_s * (1.0 - 200.0 / 1200.0);
     CHECK(d.time_lost_thermal_s <= expected * (1 + 1e-9));

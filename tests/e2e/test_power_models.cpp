@@ -3,6 +3,8 @@
 // by hand), and the power cap on scenarios/server-llm-serving.yaml.
 #include <doctest/doctest.h>
 
+#include "relative_approx.hpp"
+
 #include <cmath>
 #include <fstream>
 #include <numeric>
@@ -77,23 +79,23 @@ TEST_CASE("idle states: the menu-like choice per idle period, its exit stalls an
   //   15 ... 985    98 x (1.1 ms x 1 W + 8.9 ms x 0.5 W) = 98 x 5.55 = 543.9 mJ
   //   [995, 1000)   1.1 ms x 1 W + 3.9 ms x 0.5 W   3.05 mJ
   const double energy = 0.5e-3 + 2e-3 + 4e-3 + 98 * 5.55e-3 + 3.05e-3;  // 553.45 mJ
-  CHECK(metric(f, "energy_J") == doctest::Approx(energy).epsilon(1e-6));
+  CHECK(metric(f, "energy_J") == ptsim_test::Approx(energy).epsilon(1e-6));
   // Exit stalls: one of pg (1 ms) and 99 of retention (100 us).
   const auto units = f.unit_summary();
   REQUIRE(units.size() == 1);
-  CHECK(units[0].idle_exit_s == doctest::Approx(1e-3 + 99 * 100e-6).epsilon(1e-9));
+  CHECK(units[0].idle_exit_s == ptsim_test::Approx(1e-3 + 99 * 100e-6).epsilon(1e-9));
   // Residency in a low-power state per record period (10 ms), e.g. [10, 20 ms): idle
   // 10-15 and 16.1-20 ms = 8.9 ms -> 0.89.
   std::size_t nc = 0;
   const auto lp = f.variable("low_power_residency", &nc);
   REQUIRE(nc == 3);
-  CHECK(lp[0] == doctest::Approx(0.8).epsilon(1e-9));        // [0, 10): 5 ms of pg, 7-10 ms of ret
-  CHECK(lp[1 * nc] == doctest::Approx(0.89).epsilon(1e-9));  // [10, 20)
+  CHECK(lp[0] == ptsim_test::Approx(0.8).epsilon(1e-9));        // [0, 10): 5 ms of pg, 7-10 ms of ret
+  CHECK(lp[1 * nc] == ptsim_test::Approx(0.89).epsilon(1e-9));  // [10, 20)
   CHECK(lp[2] == 0.0);                                       // the memory has no self-refresh
   // The same unit with no idle states draws 1 W throughout.
   write(s.dir / "plain.yaml", unit_yaml("", ""));
   REQUIRE(run_ptsim(s.dir, "run plain.yaml -q -o plain.h5").exit_code == 0);
-  CHECK(metric(result_reader(s.dir / "plain.h5"), "energy_J") == doctest::Approx(1.0).epsilon(1e-6));
+  CHECK(metric(result_reader(s.dir / "plain.h5"), "energy_J") == ptsim_test::Approx(1.0).epsilon(1e-6));
 }
 
 TEST_CASE("wall power: platform power divided by the VR's and the PSU's efficiency at their loads") {
@@ -111,16 +113,16 @@ TEST_CASE("wall power: platform power divided by the VR's and the PSU's efficien
   result_reader f(s.dir / "wall.h5");
   const double vr_in = 1.0 / 0.92, psu_eta = 0.8 + 0.1 * (vr_in / 10) / 0.2;
   const double wall = vr_in / psu_eta;
-  CHECK(metric(f, "avg_power_W") == doctest::Approx(1.0).epsilon(1e-6));
-  CHECK(metric(f, "avg_wall_power_W") == doctest::Approx(wall).epsilon(1e-6));
-  CHECK(metric(f, "wall_energy_J") == doctest::Approx(wall * 1.0).epsilon(1e-6));
+  CHECK(metric(f, "avg_power_W") == ptsim_test::Approx(1.0).epsilon(1e-6));
+  CHECK(metric(f, "avg_wall_power_W") == ptsim_test::Approx(wall).epsilon(1e-6));
+  CHECK(metric(f, "wall_energy_J") == ptsim_test::Approx(wall * 1.0).epsilon(1e-6));
   CHECK(f.summary().metrics.at("wall_energy_J").units == "J");
   // The timeseries: wall_power(time), one value per sample, in W, every sample the same.
   std::size_t cols = 0;
   const auto w = f.variable("wall_power", &cols);
   CHECK(cols == 1);
   REQUIRE(w.size() == f.time().size());
-  for (double x : w) CHECK(x == doctest::Approx(wall).epsilon(1e-6));
+  for (double x : w) CHECK(x == ptsim_test::Approx(wall).epsilon(1e-6));
   bool has_units = false;
   for (const auto& v : f.layout().variables)
     if (v.name == "wall_power") has_units = v.units == "W" && v.dim.empty();

@@ -1,6 +1,8 @@
 // End to end: the real ptsim on the real default scenario, read back from HDF5.
 #include <doctest/doctest.h>
 
+#include "relative_approx.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -60,8 +62,8 @@ TEST_CASE("the default run writes the result contract") {
   const auto time = f.time();
   // 20 s at a 10 ms record period: samples at 0.01 .. 20.00 s.
   REQUIRE(time.size() == 2000);
-  CHECK(time.front() == doctest::Approx(0.01));
-  CHECK(time.back() == doctest::Approx(20.0));
+  CHECK(time.front() == ptsim_test::Approx(0.01));
+  CHECK(time.back() == ptsim_test::Approx(20.0));
   CHECK(f.coord("domain") == std::vector<std::string>{"little", "mid", "big", "npu"});
 
   // Summary: every metric of the contract, with units.
@@ -74,7 +76,7 @@ TEST_CASE("the default run writes the result contract") {
   }
   CHECK(sum.throughput_units == "inferences/s");
   // 30 fps for 20 s: 600 frames arrive at 0, 1/30, ..., 19.967 s; each finishes within ms.
-  CHECK(sum.metrics.at("throughput").value == doctest::Approx(30.0).epsilon(1e-9));
+  CHECK(sum.metrics.at("throughput").value == ptsim_test::Approx(30.0).epsilon(1e-9));
   // Every request that arrived within [0, 20 s) has a row: all 600 finished.
   CHECK(f.jobs().size() == 600);
   CHECK(sum.metrics.at("completed").value == 600);
@@ -85,12 +87,12 @@ TEST_CASE("the default run writes the result contract") {
   std::size_t ncomp = 0;
   const auto power = f.variable("power", &ncomp);
   const double energy = std::accumulate(power.begin(), power.end(), 0.0) * 0.01;
-  CHECK(energy == doctest::Approx(sum.metrics.at("energy_J").value).epsilon(1e-9));
-  CHECK(sum.metrics.at("avg_power_W").value == doctest::Approx(energy / 20.0).epsilon(1e-9));
+  CHECK(energy == ptsim_test::Approx(sum.metrics.at("energy_J").value).epsilon(1e-9));
+  CHECK(sum.metrics.at("avg_power_W").value == ptsim_test::Approx(energy / 20.0).epsilon(1e-9));
 
   // Jobs: latency = finish - arrival, all in the run.
   for (const auto& j : f.jobs()) {
-    CHECK(j.latency_s == doctest::Approx(j.finish_s - j.arrival_s));
+    CHECK(j.latency_s == ptsim_test::Approx(j.finish_s - j.arrival_s));
     CHECK(j.start_s >= j.arrival_s);
     CHECK(j.finish_s <= 20.0);
   }
@@ -112,19 +114,19 @@ TEST_CASE("the default run writes the result contract") {
   for (std::size_t r = 0; r < jobs.size(); ++r) {
     CHECK(split.ids[r] == jobs[r].id);
     const double row = std::accumulate(split.joules.begin() + r * nc, split.joules.begin() + (r + 1) * nc, 0.0);
-    CHECK(row == doctest::Approx(jobs[r].energy_J).epsilon(1e-12));
+    CHECK(row == ptsim_test::Approx(jobs[r].energy_J).epsilon(1e-12));
     CHECK(split.joules[r * nc + npu] > 0);
     npu_J += split.joules[r * nc + npu];
     all_J += row;
   }
-  CHECK(npu_J == doctest::Approx(sum.metrics.at("energy_J[npu]").value).epsilon(1e-9));
+  CHECK(npu_J == ptsim_test::Approx(sum.metrics.at("energy_J[npu]").value).epsilon(1e-9));
   double never_busy_J = 0;
   for (std::size_t c = 0; c < nc; ++c) {
     double column = 0;
     for (std::size_t r = 0; r < jobs.size(); ++r) column += split.joules[r * nc + c];
     if (column == 0) never_busy_J += sum.metrics.at("energy_J[" + split.components[c] + "]").value;
   }
-  CHECK(all_J + never_busy_J == doctest::Approx(sum.metrics.at("energy_J").value).epsilon(1e-9));
+  CHECK(all_J + never_busy_J == ptsim_test::Approx(sum.metrics.at("energy_J").value).epsilon(1e-9));
 }
 
 namespace {
@@ -158,8 +160,8 @@ TEST_CASE("performance draws more power and answers sooner than powersave") {
     const auto& range = entry.second;
     CAPTURE(domain);
     REQUIRE(fp.count(domain) == 1);
-    for (double hz : fp.at(domain)) CHECK(hz == doctest::Approx(range.first));
-    for (double hz : fs_.at(domain)) CHECK(hz == doctest::Approx(range.second));
+    for (double hz : fp.at(domain)) CHECK(hz == ptsim_test::Approx(range.first));
+    for (double hz : fs_.at(domain)) CHECK(hz == ptsim_test::Approx(range.second));
   }
 }
 

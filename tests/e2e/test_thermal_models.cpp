@@ -2,6 +2,8 @@
 // skin temperatures and a skin-limited zone, preheated inlets, fans in platform power.
 #include <doctest/doctest.h>
 
+#include "relative_approx.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <fstream>
@@ -81,19 +83,19 @@ TEST_CASE("server on the datacenter model: preheated inlets, a fans row in platf
   const auto time = f.time();
   // 5 streams of fans at the fan zone's lowest speed (0.3; the GPUs stay below 70 degC
   // in 2 s): 5 x 100 W x 0.3^3 = 13.5 W.
-  for (std::size_t i = 0; i < time.size(); ++i) CHECK(power[i * nc + fans] == doctest::Approx(13.5).epsilon(1e-9));
-  for (double v : f.variable("fan_speed")) CHECK(v == doctest::Approx(0.3));
+  for (std::size_t i = 0; i < time.size(); ++i) CHECK(power[i * nc + fans] == ptsim_test::Approx(13.5).epsilon(1e-9));
+  for (double v : f.variable("fan_speed")) CHECK(v == ptsim_test::Approx(0.3));
   // Components are disjoint: their mean over the run is the platform's average power.
   double sum = 0;
   for (double p : power) sum += p;
   CHECK(sum / static_cast<double>(time.size()) ==
-        doctest::Approx(f.summary().metrics.at("avg_power_W").value).epsilon(1e-6));
+        ptsim_test::Approx(f.summary().metrics.at("avg_power_W").value).epsilon(1e-6));
   // Downstream GPUs breathe the air their upstream neighbours warmed.
   const auto nodes = f.coord("node");
   std::size_t nn = 0;
   const auto node_T = f.variable("node_temperature", &nn);
   const std::size_t last = time.size() - 1;
-  CHECK(node_T[last * nn + index_of(nodes, "gpu0.inlet")] == doctest::Approx(25.0));
+  CHECK(node_T[last * nn + index_of(nodes, "gpu0.inlet")] == ptsim_test::Approx(25.0));
   // Its size after 2 s depends on how far gpu0's sink has warmed up (a time constant of
   // minutes), so only a clear rise is asserted, not a value: 0.1 K is a fifth of the rise
   // this run shows (~0.5 K), far above the solver's rounding.

@@ -3,6 +3,8 @@
 // timeseries `power` by `component`, and shown by `ptsim report`.
 #include <doctest/doctest.h>
 
+#include "relative_approx.hpp"
+
 #include <algorithm>
 #include <fstream>
 
@@ -71,7 +73,7 @@ TEST_CASE("video_encoder: a plug-in kind runs a stream, and its busy/idle power 
   const double expected = 0.1 + (2.0 - 0.1) * busy;
   double sum = 0;
   for (std::size_t k = 0; k < n; ++k) sum += power[k * nc + c];
-  CHECK(sum / static_cast<double>(n) == doctest::Approx(expected).epsilon(1e-3));
+  CHECK(sum / static_cast<double>(n) == ptsim_test::Approx(expected).epsilon(1e-3));
   // Every record period: between idle and busy power, and tied to its domain's
   // utilisation (the encoder alone in venc_clk) by the same line.
   std::size_t nd = 0;
@@ -82,10 +84,10 @@ TEST_CASE("video_encoder: a plug-in kind runs a stream, and its busy/idle power 
   for (std::size_t k = 0; k < n; ++k) {
     CHECK(power[k * nc + c] >= 0.1 - 1e-12);
     CHECK(power[k * nc + c] <= 2.0 + 1e-12);
-    CHECK(power[k * nc + c] == doctest::Approx(0.1 + 1.9 * util[k * nd + d]).epsilon(1e-9));
+    CHECK(power[k * nc + c] == ptsim_test::Approx(0.1 + 1.9 * util[k * nd + d]).epsilon(1e-9));
   }
   // Energy balance: the platform's energy is the encoder's (the rest draws nothing).
-  CHECK(f.summary().metrics.at("energy_J").value == doctest::Approx(sum * f.record_period_s()).epsilon(1e-9));
+  CHECK(f.summary().metrics.at("energy_J").value == ptsim_test::Approx(sum * f.record_period_s()).epsilon(1e-9));
 
   // `ptsim report` shows it: the encoder's row among the units (busy 10.6 %), and its
   // mean power in the table of power by component.
@@ -96,7 +98,7 @@ TEST_CASE("video_encoder: a plug-in kind runs a stream, and its busy/idle power 
   const auto row = rep.out.find("\nvenc ", table);
   REQUIRE(row != std::string::npos);
   const std::string line = rep.out.substr(row + 1, rep.out.find('\n', row + 1) - row - 1);
-  CHECK(std::stod(line.substr(line.find_last_of(' ') + 1)) == doctest::Approx(expected).epsilon(1e-3));
+  CHECK(std::stod(line.substr(line.find_last_of(' ') + 1)) == ptsim_test::Approx(expected).epsilon(1e-3));
   CHECK(rep.out.find("venc  10.6%") != std::string::npos);
 }
 

@@ -1,6 +1,7 @@
 // Every scenario of the library, shortened, through the real ptsim: the result contract
 // (summary metrics with units, per-request jobs rows, timeseries over every domain), the
 // throughput unit of its workload, and per-request tokens and energy.
+#include "relative_approx.hpp"
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -76,7 +77,7 @@ void check_contract(const expectation& e) {
     ids.insert(j.id);
     CHECK(j.start_s >= j.arrival_s);
     CHECK(j.finish_s >= j.start_s);
-    CHECK(j.latency_s == doctest::Approx(j.finish_s - j.arrival_s));
+    CHECK(j.latency_s == ptsim_test::Approx(j.finish_s - j.arrival_s));
     CHECK(j.first_token_s >= j.start_s);
     CHECK(j.first_token_s <= j.finish_s);
     CHECK(j.energy_J > 0);
@@ -107,7 +108,7 @@ void check_contract(const expectation& e) {
   double busy = 0;
   for (const auto& u : units) {
     busy += u.busy_s();
-    CHECK(u.busy_s() + u.idle_s == doctest::Approx(f.time().back()).epsilon(0.05));
+    CHECK(u.busy_s() + u.idle_s == ptsim_test::Approx(f.time().back()).epsilon(0.05));
   }
   CHECK(busy > 0);
 }
@@ -143,7 +144,7 @@ TEST_CASE("server CNN offline: a jobs row per batch of 2048 images, spread over 
   for (const auto& j : jobs) gpus.insert(j.unit);
   CHECK(gpus.size() == 8);
   // Images per second: 2048 per finished batch over the run.
-  CHECK(f.summary().metrics.at("throughput").value == doctest::Approx(2048.0 * jobs.size() / f.time().back()));
+  CHECK(f.summary().metrics.at("throughput").value == ptsim_test::Approx(2048.0 * jobs.size() / f.time().back()));
 }
 
 TEST_CASE("the same scenario and seed give the same numbers") {

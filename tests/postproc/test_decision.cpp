@@ -1,6 +1,8 @@
 // --best / --where: parsing, ranking under constraints, the runner-up's gap, output formats.
 #include <doctest/doctest.h>
 
+#include "relative_approx.hpp"
+
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -139,7 +141,7 @@ TEST_CASE("--where with units: the metric's own with an SI prefix, % of a ratio;
   // 30 ms = 0.03 s: the same answer as the plain number.
   const decision plain = decide(e, parse_objective("perf_per_watt"), {parse_constraint("latency_p99_s < 0.03")});
   CHECK(d.ranking == plain.ranking);
-  CHECK(d.where[0].value == doctest::Approx(0.03).epsilon(1e-15));
+  CHECK(d.where[0].value == ptsim_test::Approx(0.03).epsilon(1e-15));
   CHECK(decide(e, parse_objective("perf_per_watt"), {parse_constraint("latency_p99_s <= 20000 us")}).ranking ==
         std::vector<std::size_t>{2, 0});
   // A ratio in percent: throttled_fraction[big] is in "1".

@@ -2,6 +2,8 @@
 // directions as the contract says, and the catalogue's own consistency.
 #include <doctest/doctest.h>
 
+#include "relative_approx.hpp"
+
 #include <cmath>
 #include <set>
 
@@ -46,8 +48,8 @@ TEST_CASE("summarize computes every metric from the totals, as worked by hand") 
   CHECK(u("perf_per_watt") == "tokens/J");
   // Latencies 1, 2, 3, 4: the median between 2 and 3; p99 at rank 0.99 x 3 = 2.97.
   CHECK(v("latency_p50_s") == 2.5);
-  CHECK(v("latency_p99_s") == doctest::Approx(3.97).epsilon(1e-12));
-  CHECK(v("peak_temperature_C") == doctest::Approx(26.85).epsilon(1e-12));
+  CHECK(v("latency_p99_s") == ptsim_test::Approx(3.97).epsilon(1e-12));
+  CHECK(v("peak_temperature_C") == ptsim_test::Approx(26.85).epsilon(1e-12));
   CHECK(u("peak_temperature_C") == "degC");
   CHECK(v("throttled_fraction") == 0.25);
   CHECK(v("throttled_fraction_thermal") == 0.15);
@@ -167,11 +169,11 @@ TEST_CASE("per-stream metrics, as worked by hand; the plain name only for a run 
   CHECK(v("throughput[camera]") == 1);
   CHECK(s.metrics.at("throughput[camera]").units == "inferences/s");
   CHECK(v("latency_p50_s[chat]") == 3);
-  CHECK(v("latency_p90_s[camera]") == doctest::Approx(2.8).epsilon(1e-12));  // 1 + 0.9 x 2
-  CHECK(v("ttft_p50_s[chat]") == doctest::Approx(0.3).epsilon(1e-12));      // sorted 0.1 0.3 0.5
-  CHECK(v("ttft_p99_s[chat]") == doctest::Approx(0.496).epsilon(1e-12));    // 0.3 + 0.98 x 0.2
-  CHECK(v("tpot_p50_s[chat]") == doctest::Approx(0.03).epsilon(1e-12));
-  CHECK(v("tpot_p99_s[chat]") == doctest::Approx(0.0398).epsilon(1e-12));   // 0.02 + 0.99 x 0.02
+  CHECK(v("latency_p90_s[camera]") == ptsim_test::Approx(2.8).epsilon(1e-12));  // 1 + 0.9 x 2
+  CHECK(v("ttft_p50_s[chat]") == ptsim_test::Approx(0.3).epsilon(1e-12));      // sorted 0.1 0.3 0.5
+  CHECK(v("ttft_p99_s[chat]") == ptsim_test::Approx(0.496).epsilon(1e-12));    // 0.3 + 0.98 x 0.2
+  CHECK(v("tpot_p50_s[chat]") == ptsim_test::Approx(0.03).epsilon(1e-12));
+  CHECK(v("tpot_p99_s[chat]") == ptsim_test::Approx(0.0398).epsilon(1e-12));   // 0.02 + 0.99 x 0.02
   CHECK(v("energy_per_output_token_J[chat]") == 2.5);                      // 30 J / 12 tokens
   CHECK(v("energy_per_request_J[chat]") == 15);                            // 30 J / 2 requests
   CHECK(v("unfinished[chat]") == 1);

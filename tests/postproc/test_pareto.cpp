@@ -2,6 +2,8 @@
 // whose front can be checked by eye.
 #include <doctest/doctest.h>
 
+#include "relative_approx.hpp"
+
 #include <cmath>
 #include <functional>
 #include <stdexcept>
@@ -60,10 +62,10 @@ TEST_CASE("the front, the optima and the derived per-work axes, by hand") {
   CHECK(front == std::vector<std::string>{"A", "B", "D"});
   CHECK(es[r.points[r.time_optimal].entry].label == "A");
   CHECK(es[r.points[r.energy_optimal].entry].label == "D");
-  CHECK(r.points[r.energy_optimal].energy == doctest::Approx(70.0 / 50));
-  CHECK(r.points[r.energy_optimal].time == doctest::Approx(1.0 / 50));
-  CHECK(pareto_value(es[2], "time_per_work_s") == doctest::Approx(0.0125));
-  CHECK(pareto_value(es[2], "energy_per_work_J") == doctest::Approx(1.5));
+  CHECK(r.points[r.energy_optimal].energy == ptsim_test::Approx(70.0 / 50));
+  CHECK(r.points[r.energy_optimal].time == ptsim_test::Approx(1.0 / 50));
+  CHECK(pareto_value(es[2], "time_per_work_s") == ptsim_test::Approx(0.0125));
+  CHECK(pareto_value(es[2], "energy_per_work_J") == ptsim_test::Approx(1.5));
   CHECK(std::isnan(pareto_value(es[5], "energy_per_work_J")));
 }
 
@@ -71,8 +73,8 @@ TEST_CASE("energy per work of some components: a GPU board as a GPU-only meter r
   auto b = entry("B", 80, 120);  // 1.5 J per sample in all, over a 10 s window (1200 J)
   b.summary.metrics["energy_J[gpu0]"] = {600, "J"};           // half of it
   b.summary.metrics["energy_group_J[memory]"] = {300, "J"};   // a quarter
-  CHECK(pareto_value(b, "energy_per_work_J[gpu0]") == doctest::Approx(0.75));
-  CHECK(pareto_value(b, "energy_per_work_J[gpu0 + memory]") == doctest::Approx(1.125));
+  CHECK(pareto_value(b, "energy_per_work_J[gpu0]") == ptsim_test::Approx(0.75));
+  CHECK(pareto_value(b, "energy_per_work_J[gpu0 + memory]") == ptsim_test::Approx(1.125));
   CHECK(std::isnan(pareto_value(b, "energy_per_work_J[gpu9]")));  // no such component or group
   CHECK(std::isnan(pareto_value(b, "energy_per_work_J[gpu0+]")));
   auto idle = b;
@@ -80,7 +82,7 @@ TEST_CASE("energy per work of some components: a GPU board as a GPU-only meter r
   CHECK(std::isnan(pareto_value(idle, "energy_per_work_J[gpu0]")));
   const std::vector<labelled_summary> es = {b};
   const auto r = pareto(es, parse_pareto_axes("time_per_work_s,energy_per_work_J[gpu0]"));
-  CHECK(r.points[r.energy_optimal].energy == doctest::Approx(0.75));
+  CHECK(r.points[r.energy_optimal].energy == ptsim_test::Approx(0.75));
   CHECK(format_pareto(es, r, report_format::table).find("energy_per_work_J[gpu0] [J per sample]") != std::string::npos);
 }
 

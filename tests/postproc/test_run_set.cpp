@@ -2,6 +2,8 @@
 // scenario, replicates grouped by seed with hand-computed means and intervals.
 #include <doctest/doctest.h>
 
+#include "relative_approx.hpp"
+
 #include <cmath>
 #include <fstream>
 #include <functional>
@@ -174,12 +176,12 @@ TEST_CASE("swept parameters come from the runs' scenarios; replicates become mea
   // {10, 12, 14}: mean 12, s = 2, half-width t(2) * 2 / sqrt(3).
   CHECK(p.summary.metrics.at("perf_per_watt").value == 12.0);
   CHECK(p.summary.metrics.at("perf_per_watt").units == "inferences/J");
-  CHECK(p.ci95.at("perf_per_watt") == doctest::Approx(4.302653 * 2 / std::sqrt(3.0)).epsilon(1e-6));
-  CHECK(p.summary.metrics.at("latency_p99_s").value == doctest::Approx(0.012).epsilon(1e-12));
+  CHECK(p.ci95.at("perf_per_watt") == ptsim_test::Approx(4.302653 * 2 / std::sqrt(3.0)).epsilon(1e-6));
+  CHECK(p.summary.metrics.at("latency_p99_s").value == ptsim_test::Approx(0.012).epsilon(1e-12));
   // Per-unit and per-domain values are means too.
   REQUIRE(p.units.size() == 1);
-  CHECK(p.units[0].compute_bound_s == doctest::Approx(2.0));
-  CHECK(p.domains[0].throttled_fraction == doctest::Approx(0.2));
+  CHECK(p.units[0].compute_bound_s == ptsim_test::Approx(2.0));
+  CHECK(p.domains[0].throttled_fraction == ptsim_test::Approx(0.2));
   // A configuration run once stays that run, labelled by its id.
   CHECK(groups[1].label == "s25-1");
   CHECK(groups[1].runs.empty());

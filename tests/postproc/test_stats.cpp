@@ -1,6 +1,8 @@
 // Replicate statistics against published Student t quantiles and hand-computed intervals.
 #include <doctest/doctest.h>
 
+#include "relative_approx.hpp"
+
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -21,10 +23,10 @@ TEST_CASE("t(0.975, df) matches the published two-sided 95% table") {
     CHECK(std::fabs(student_t_975(row.df) - row.t) <= 6e-4);
   }
   // Closed forms: df = 1 is Cauchy, tan(0.975 pi - pi/2); df = 2 is sqrt(2 / (1 - 0.95^2) - 2).
-  CHECK(student_t_975(1) == doctest::Approx(std::tan(0.475 * std::acos(-1.0))).epsilon(1e-12));
-  CHECK(student_t_975(2) == doctest::Approx(std::sqrt(2.0 * 0.95 * 0.95 / (1 - 0.95 * 0.95))).epsilon(1e-12));
+  CHECK(student_t_975(1) == ptsim_test::Approx(std::tan(0.475 * std::acos(-1.0))).epsilon(1e-12));
+  CHECK(student_t_975(2) == ptsim_test::Approx(std::sqrt(2.0 * 0.95 * 0.95 / (1 - 0.95 * 0.95))).epsilon(1e-12));
   // Large df tends to the normal quantile 1.959964.
-  CHECK(student_t_975(100000) == doctest::Approx(1.959964).epsilon(1e-4));
+  CHECK(student_t_975(100000) == ptsim_test::Approx(1.959964).epsilon(1e-4));
   CHECK_THROWS_AS(student_t_975(0), std::invalid_argument);
 }
 
@@ -33,8 +35,8 @@ TEST_CASE("mean and 95% CI half-width, by hand") {
   const mean_ci a = mean_with_ci95({1, 2, 3});
   CHECK(a.n == 3);
   CHECK(a.mean == 2);
-  CHECK(a.half_width == doctest::Approx(student_t_975(2) / std::sqrt(3.0)).epsilon(1e-14));
-  CHECK(a.half_width == doctest::Approx(2.484).epsilon(1e-3));
+  CHECK(a.half_width == ptsim_test::Approx(student_t_975(2) / std::sqrt(3.0)).epsilon(1e-14));
+  CHECK(a.half_width == ptsim_test::Approx(2.484).epsilon(1e-3));
   // Identical values: zero width.
   CHECK(mean_with_ci95({5, 5, 5, 5}).half_width == 0);
   // One value: no interval.
@@ -46,6 +48,6 @@ TEST_CASE("mean and 95% CI half-width, by hand") {
   const mean_ci b = mean_with_ci95({nan, 10, 14});
   CHECK(b.n == 2);
   CHECK(b.mean == 12);
-  CHECK(b.half_width == doctest::Approx(12.706 * std::sqrt(8.0) / std::sqrt(2.0)).epsilon(1e-4));
+  CHECK(b.half_width == ptsim_test::Approx(12.706 * std::sqrt(8.0) / std::sqrt(2.0)).epsilon(1e-4));
   CHECK(std::isnan(mean_with_ci95({}).mean));
 }

@@ -2,6 +2,8 @@
 // low-power share, busy share and activity over a period, by hand.
 #include <doctest/doctest.h>
 
+#include "relative_approx.hpp"
+
 #include "ptsim/power/component_power_model.hpp"
 
 using namespace ptsim;
@@ -25,12 +27,12 @@ TEST_CASE("compute unit: C V^2 f a + leakage, idle-state residency replacing lea
   const auto s = m->step(a, e, 298.15, 1e-3);
   // a = 0.4 + 0.5 x 0.2 = 0.5; dynamic 1e-9 x 1 x 2e9 x 0.5 = 1 W; leakage 0.1 W for 80 %,
   // half of it for 20 %: 0.08 + 0.01.
-  CHECK(s.activity == doctest::Approx(0.5));
-  CHECK(s.busy == doctest::Approx(0.6));
-  CHECK(s.low_power_share == doctest::Approx(0.2));
-  CHECK(s.watts == doctest::Approx(1.0 + 0.08 + 0.01).epsilon(1e-12));
-  CHECK(m->at_opp_W(1.0, 1e9, 0.5, 298.15) == doctest::Approx(0.5 + 0.1).epsilon(1e-12));
-  CHECK(m->floor_W(1.0, 298.15) == doctest::Approx(0.05).epsilon(1e-12));
+  CHECK(s.activity == ptsim_test::Approx(0.5));
+  CHECK(s.busy == ptsim_test::Approx(0.6));
+  CHECK(s.low_power_share == ptsim_test::Approx(0.2));
+  CHECK(s.watts == ptsim_test::Approx(1.0 + 0.08 + 0.01).epsilon(1e-12));
+  CHECK(m->at_opp_W(1.0, 1e9, 0.5, 298.15) == ptsim_test::Approx(0.5 + 0.1).epsilon(1e-12));
+  CHECK(m->floor_W(1.0, 298.15) == ptsim_test::Approx(0.05).epsilon(1e-12));
 }
 
 TEST_CASE("compute unit: the quiet part of its computing time (op_activity below 1) does not toggle") {
@@ -45,9 +47,9 @@ TEST_CASE("compute unit: the quiet part of its computing time (op_activity below
   const domain_electrical e{2e9, 1.0, 2e9};
   const auto s = m->step(a, e, 298.15, 1e-3);
   // a = (0.6 - 0.2) + 0.5 x 0.2 = 0.5; dynamic 1e-9 x 1 x 2e9 x 0.5 = 1 W; busy is still 0.8.
-  CHECK(s.activity == doctest::Approx(0.5));
-  CHECK(s.busy == doctest::Approx(0.8));
-  CHECK(s.watts == doctest::Approx(1.0).epsilon(1e-12));
+  CHECK(s.activity == ptsim_test::Approx(0.5));
+  CHECK(s.busy == ptsim_test::Approx(0.8));
+  CHECK(s.watts == ptsim_test::Approx(1.0).epsilon(1e-12));
 }
 
 TEST_CASE("memory device: background, energy per byte, self-refresh; APST states") {
@@ -60,12 +62,12 @@ TEST_CASE("memory device: background, energy per byte, self-refresh; APST states
   component_activity a;
   a.bytes_read = a.bytes_written = 1e6;
   auto s = m->step(a, {}, 300, 1e-3);
-  CHECK(s.watts == doctest::Approx(0.142).epsilon(1e-12));
+  CHECK(s.watts == ptsim_test::Approx(0.142).epsilon(1e-12));
   CHECK(s.low_power_share == 0.0);
   s = m->step({}, {}, 300, 1e-3);  // no traffic: self-refresh (self_refresh_after 0)
-  CHECK(s.watts == doctest::Approx(0.01));
+  CHECK(s.watts == ptsim_test::Approx(0.01));
   CHECK(s.low_power_share == 1.0);
-  CHECK(m->floor_W(0, 300) == doctest::Approx(0.01));
+  CHECK(m->floor_W(0, 300) == ptsim_test::Approx(0.01));
 
   power::memory_power_params nvme;
   nvme.background_W = 5.0;
@@ -74,8 +76,8 @@ TEST_CASE("memory device: background, energy per byte, self-refresh; APST states
   component_activity idle;
   idle.idle_s = {0.5e-3};  // half the period in PS3
   const auto sd = d->step(idle, {}, 300, 1e-3);
-  CHECK(sd.watts == doctest::Approx(5.0 * 0.5 + 0.07 * 0.5));
-  CHECK(sd.low_power_share == doctest::Approx(0.5));
+  CHECK(sd.watts == ptsim_test::Approx(5.0 * 0.5 + 0.07 * 0.5));
+  CHECK(sd.low_power_share == ptsim_test::Approx(0.5));
 }
 
 TEST_CASE("memory DVFS: background follows the clock and V^2, busy share of the bandwidth at that clock") {
@@ -94,17 +96,17 @@ TEST_CASE("memory DVFS: background follows the clock and V^2, busy share of the 
   // At 1600 MHz, 0.9 V: 0.08 x 0.81 x (0.25 + 0.75 x 0.5) = 0.0405 W; + 0.02 refresh
   // + 30e-12 x 10e6 / 1e-3 = 0.3 W -> 0.3605 W. Busy: 10e6 / (40e9 x 0.5 x 1e-3) = 0.5.
   auto s = m->step(a, {1600e6, 0.9, 0.81 * 1600e6}, 300, 1e-3);
-  CHECK(s.watts == doctest::Approx(0.3605).epsilon(1e-12));
-  CHECK(s.busy == doctest::Approx(0.5).epsilon(1e-12));
+  CHECK(s.watts == ptsim_test::Approx(0.3605).epsilon(1e-12));
+  CHECK(s.busy == ptsim_test::Approx(0.5).epsilon(1e-12));
   // At the top point: the given background, busy 10e6 / (40e9 x 1e-3) = 0.25.
   s = m->step(a, {3200e6, 1.0, 3200e6}, 300, 1e-3);
-  CHECK(s.watts == doctest::Approx(0.08 + 0.02 + 0.3).epsilon(1e-12));
-  CHECK(s.busy == doctest::Approx(0.25).epsilon(1e-12));
+  CHECK(s.watts == ptsim_test::Approx(0.08 + 0.02 + 0.3).epsilon(1e-12));
+  CHECK(s.busy == ptsim_test::Approx(0.25).epsilon(1e-12));
   // More traffic than the clock can carry reads as fully busy.
   a.bytes_read = 30e6;
   CHECK(m->step(a, {800e6, 1.0, 800e6}, 300, 1e-3).busy == 1.0);
   // Estimates at another OPP: background there + refresh: 0.08 x (0.25 + 0.75 x 0.25) + 0.02.
-  CHECK(m->at_opp_W(1.0, 800e6, 0.5, 300) == doctest::Approx(0.08 * 0.4375 + 0.02).epsilon(1e-12));
+  CHECK(m->at_opp_W(1.0, 800e6, 0.5, 300) == ptsim_test::Approx(0.08 * 0.4375 + 0.02).epsilon(1e-12));
   // A memory without a clock ignores the domain averages it is handed.
   power::memory_power_params fixed = p;
   fixed.max_hz = 0;
@@ -121,12 +123,12 @@ TEST_CASE("busy/idle block: idle + (busy - idle) x busy share") {
   a.compute_share = 0.25;
   a.overhead_share = 0.05;
   const auto s = m->step(a, {5e8, 0.8, 0.32e9}, 300, 1e-3);
-  CHECK(s.busy == doctest::Approx(0.3));
-  CHECK(s.watts == doctest::Approx(0.1 + 1.9 * 0.3).epsilon(1e-12));
-  CHECK(m->step({}, {}, 300, 1e-3).watts == doctest::Approx(0.1));
+  CHECK(s.busy == ptsim_test::Approx(0.3));
+  CHECK(s.watts == ptsim_test::Approx(0.1 + 1.9 * 0.3).epsilon(1e-12));
+  CHECK(m->step({}, {}, 300, 1e-3).watts == ptsim_test::Approx(0.1));
   component_activity full;
   full.compute_share = 1.5;  // clamped: a period is at most all busy
-  CHECK(m->step(full, {}, 300, 1e-3).watts == doctest::Approx(2.0));
-  CHECK(m->floor_W(0, 300) == doctest::Approx(0.1));
+  CHECK(m->step(full, {}, 300, 1e-3).watts == ptsim_test::Approx(2.0));
+  CHECK(m->floor_W(0, 300) == ptsim_test::Approx(0.1));
   CHECK_THROWS(power::make_busy_idle_power({-1.0, 0.0}));
 }

@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include "relative_approx.hpp"
+
 #include <cmath>
 #include <stdexcept>
 #include <tuple>
@@ -22,12 +24,12 @@ struct em_row {
 TEST_CASE("EM formula P[uW] = C * mV^2 * MHz / 1e6, by hand") {
   // X1, C = 650, 500 MHz, 500 mV: 650 * 500^2 * 500 / 1e6 = 650 * 250000 * 500 / 1e6
   //   = 81250 uW = 81.25 mW
-  CHECK(em_power_mW(650, 500, 500) == doctest::Approx(81.25));
+  CHECK(em_power_mW(650, 500, 500) == ptsim_test::Approx(81.25));
   // mV is truncated to an integer, as the kernel's u32 opp-microvolt / 1000:
   // 1426 MHz at 662.5 mV -> 662 mV: 650 * 662^2 * 1426 / 1e6 = 650 * 438244 * 1426 / 1e6
   //   = 406208.3636 -> 406208 uW = 406.208 mW (662.5 mV would give 406.822 -> 407 mW).
-  CHECK(em_power_mW(650, 1426, 662.5) == doctest::Approx(406.208));
-  CHECK(em_power_mW(650, dt_opp{1426000000, 662500}) == doctest::Approx(406.208));
+  CHECK(em_power_mW(650, 1426, 662.5) == ptsim_test::Approx(406.208));
+  CHECK(em_power_mW(650, dt_opp{1426000000, 662500}) == ptsim_test::Approx(406.208));
   CHECK_THROWS_AS(em_power_mW(-1, 500, 500), std::invalid_argument);
 }
 
@@ -57,13 +59,13 @@ TEST_CASE("EM formula reproduces the gs101 tables to the mW") {
 }
 
 TEST_CASE("dynamic-power-coefficient to C_eff: coeff * 1e-12 F per core") {
-  CHECK(em_c_eff_F(650) == doctest::Approx(650e-12));
-  CHECK(em_c_eff_F(650, 2) == doctest::Approx(1.3e-9));
-  CHECK(units::value_si(em_c_eff(284)) == doctest::Approx(284e-12));
+  CHECK(em_c_eff_F(650) == ptsim_test::Approx(650e-12));
+  CHECK(em_c_eff_F(650, 2) == ptsim_test::Approx(1.3e-9));
+  CHECK(units::value_si(em_c_eff(284)) == ptsim_test::Approx(284e-12));
   // Consistency with the dynamic model: C_eff = 650 pF, 0.5 V, 500 MHz, fully busy:
   //   650e-12 * 0.25 * 5e8 = 0.08125 W = 81.25 mW, the EM value above.
   compute_power_params p;
   p.c_eff = em_c_eff(650);
   const compute_power_model m(p);
-  CHECK(m.dynamic_W(0.5, 500e6, 1.0) * 1e3 == doctest::Approx(em_power_mW(650, 500, 500)));
+  CHECK(m.dynamic_W(0.5, 500e6, 1.0) * 1e3 == ptsim_test::Approx(em_power_mW(650, 500, 500)));
 }

@@ -3,6 +3,8 @@
 // and the generation presets.
 #include <doctest/doctest.h>
 
+#include "relative_approx.hpp"
+
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -25,11 +27,11 @@ TEST_CASE("the predictor takes the mean of steady idle periods") {
   idle_predictor p;
   CHECK(std::isinf(p.predicted_s()));  // nothing pending yet: unbounded
   for (int i = 0; i < 3; ++i) p.observe(9e-3);
-  CHECK(p.predicted_s() == doctest::Approx(9e-3));
+  CHECK(p.predicted_s() == ptsim_test::Approx(9e-3));
   // 8, 9, 10 ms: mean 9 ms, stddev 0.816 ms < 9/6 ms: accepted.
   idle_predictor q;
   for (double x : {8e-3, 9e-3, 10e-3}) q.observe(x);
-  CHECK(q.predicted_s() == doctest::Approx(9e-3));
+  CHECK(q.predicted_s() == ptsim_test::Approx(9e-3));
 }
 
 TEST_CASE("the predictor drops outliers as menu does, then falls back on the shortest period") {
@@ -38,16 +40,16 @@ TEST_CASE("the predictor drops outliers as menu does, then falls back on the sho
   idle_predictor p;
   for (int i = 0; i < 7; ++i) p.observe(5e-3);
   p.observe(100e-3);
-  CHECK(p.predicted_s() == doctest::Approx(5e-3));
+  CHECK(p.predicted_s() == ptsim_test::Approx(5e-3));
   // Alternating 1 ms and 10 ms: mean 5.5 ms, stddev 4.5 ms; dropping the largest twice
   // leaves four of 1 ms and two of 10 ms (mean 3 ms, stddev 4.36 ms), still no typical
   // interval, and menu stops at six: the shortest, 1 ms.
   idle_predictor q;
   for (int i = 0; i < 8; ++i) q.observe(i % 2 ? 10e-3 : 1e-3);
-  CHECK(q.predicted_s() == doctest::Approx(1e-3));
+  CHECK(q.predicted_s() == ptsim_test::Approx(1e-3));
   // The window is the last 8: after 8 more steady periods the old ones are gone.
   for (int i = 0; i < 8; ++i) q.observe(3e-3);
-  CHECK(q.predicted_s() == doctest::Approx(3e-3));
+  CHECK(q.predicted_s() == ptsim_test::Approx(3e-3));
 }
 
 TEST_CASE("the governor picks the deepest state the predicted idle period and the latency limit allow") {
@@ -63,8 +65,8 @@ TEST_CASE("the governor picks the deepest state the predicted idle period and th
 
 TEST_CASE("state power as a share of leakage; one form per list; deeper may not draw more") {
   const auto st = three_states();
-  CHECK(st[1].power_at(0.2) == doctest::Approx(0.1));
-  CHECK(st[2].power_at(0.2) == doctest::Approx(0.02));
+  CHECK(st[1].power_at(0.2) == ptsim_test::Approx(0.1));
+  CHECK(st[2].power_at(0.2) == ptsim_test::Approx(0.02));
   idle_state fixed{"fixed", 0.05, 0, 0, 0};
   CHECK(fixed.power_at(123.0) == 0.05);
   CHECK_NOTHROW(validate_idle_states(st));
@@ -91,27 +93,27 @@ TEST_CASE("DRAM power: background, refresh and bytes while active; self-refresh 
   memory_power_model m(p);
   const double T = 1e-3;
   // Traffic: 0.5 + 0.1 + (30e-12 * 1e7 + 40e-12 * 5e6) / 1e-3 = 0.6 + 0.3 + 0.2 = 1.1 W.
-  CHECK(m.step_W(1e7, 5e6, T) == doctest::Approx(1.1));
+  CHECK(m.step_W(1e7, 5e6, T) == ptsim_test::Approx(1.1));
   // Idle periods: the timer counts 0, 1 ms (still active: 0.6 W), then 2 ms: self-refresh.
-  CHECK(m.step_W(0, 0, T) == doctest::Approx(0.6));
-  CHECK(m.step_W(0, 0, T) == doctest::Approx(0.6));
-  CHECK(m.step_W(0, 0, T) == doctest::Approx(0.05));
+  CHECK(m.step_W(0, 0, T) == ptsim_test::Approx(0.6));
+  CHECK(m.step_W(0, 0, T) == ptsim_test::Approx(0.6));
+  CHECK(m.step_W(0, 0, T) == ptsim_test::Approx(0.05));
   CHECK(m.in_self_refresh());
-  CHECK(m.step_W(0, 0, T) == doctest::Approx(0.05));
+  CHECK(m.step_W(0, 0, T) == ptsim_test::Approx(0.05));
   // Traffic wakes it and restarts the timer.
-  CHECK(m.step_W(1e6, 0, T) == doctest::Approx(0.6 + 0.03));
+  CHECK(m.step_W(1e6, 0, T) == ptsim_test::Approx(0.6 + 0.03));
   CHECK_FALSE(m.in_self_refresh());
-  CHECK(m.step_W(0, 0, T) == doctest::Approx(0.6));
+  CHECK(m.step_W(0, 0, T) == ptsim_test::Approx(0.6));
   // Energy over the 7 periods, by hand: (1.1 + 0.6 + 0.6 + 0.05 + 0.05 + 0.63 + 0.6) mJ = 3.63 mJ.
   memory_power_model e(p);
   double J = 0;
   for (double r : {1e7, 0.0, 0.0, 0.0, 0.0, 1e6, 0.0}) J += e.step_W(r, r == 1e7 ? 5e6 : 0, T) * T;
-  CHECK(J == doctest::Approx(3.63e-3));
+  CHECK(J == ptsim_test::Approx(3.63e-3));
   // Without a self-refresh power it never leaves the active state.
   memory_power_params q = p;
   q.self_refresh_W = -1;
   memory_power_model n(q);
-  for (int i = 0; i < 5; ++i) CHECK(n.step_W(0, 0, T) == doctest::Approx(0.6));
+  for (int i = 0; i < 5; ++i) CHECK(n.step_W(0, 0, T) == ptsim_test::Approx(0.6));
 }
 
 TEST_CASE("memory presets: every generation, lower-power generations cheaper per byte") {
@@ -126,7 +128,7 @@ TEST_CASE("memory presets: every generation, lower-power generations cheaper per
   CHECK(find_memory_preset("hbm3e")->read_J_per_B < find_memory_preset("hbm3")->read_J_per_B);
   CHECK(find_memory_preset("ddr5")->read_J_per_B > find_memory_preset("hbm3")->read_J_per_B);
   // Soldered GDDR6 on a short board channel: between the RDIMM and the stacked HBM (Micron: 7.5 pJ/bit).
-  CHECK(find_memory_preset("gddr6")->read_J_per_B == doctest::Approx(7.5e-12 * 8));
+  CHECK(find_memory_preset("gddr6")->read_J_per_B == ptsim_test::Approx(7.5e-12 * 8));
   CHECK(find_memory_preset("gddr6")->read_J_per_B < find_memory_preset("ddr5")->read_J_per_B);
   CHECK(find_memory_preset("gddr6")->read_J_per_B > find_memory_preset("hbm3")->read_J_per_B);
   CHECK(find_memory_preset("gddr7") == nullptr);

@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include "relative_approx.hpp"
+
 #include <stdexcept>
 
 #include "helpers.hpp"
@@ -13,7 +15,7 @@ TEST_CASE("opp_table sorts by frequency and exposes SI values") {
   REQUIRE(t.size() == 4);
   CHECK(t.frequency_hz(0) == 500 * MHz);
   CHECK(t.frequency_hz(3) == 2000 * MHz);
-  CHECK(t.voltage_v(1) == doctest::Approx(0.7));
+  CHECK(t.voltage_v(1) == ptsim_test::Approx(0.7));
   CHECK(t.min_hz() == 500 * MHz);
   CHECK(t.max_hz() == 2000 * MHz);
 }
@@ -65,8 +67,8 @@ TEST_CASE("opp_table_from_dt: opp-hz in Hz, opp-microvolt in uV (gs101 cluster0 
   const opp_table t = opp_table_from_dt({{574000000, 600000}, {300000000, 537500}, {738000000, 618750}});
   REQUIRE(t.size() == 3);
   CHECK(t.frequency_hz(0) == 300e6);
-  CHECK(t.voltage_v(0) == doctest::Approx(0.5375));  // 537500 uV
+  CHECK(t.voltage_v(0) == ptsim_test::Approx(0.5375));  // 537500 uV
   CHECK(t.frequency_hz(2) == 738e6);
-  CHECK(t.voltage_v(2) == doctest::Approx(0.61875));
+  CHECK(t.voltage_v(2) == ptsim_test::Approx(0.61875));
   CHECK_THROWS_AS(opp_table_from_dt({{300000000, 0}}), std::invalid_argument);  // missing voltage
 }

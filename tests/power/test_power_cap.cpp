@@ -2,6 +2,8 @@
 // on hand-computed cases.
 #include <doctest/doctest.h>
 
+#include "relative_approx.hpp"
+
 #include <stdexcept>
 
 #include "helpers.hpp"
@@ -38,16 +40,16 @@ TEST_CASE("deadbeat window: the next period's power brings the average back to t
   // kept = 14 + 10 + 10 = 34; plan = 10 * 4 - 34 = 6 W. Nothing else draws power, so the
   // domain gets 6 W: the highest OPP within it is 1500 MHz (4 W).
   cap.update(14, d);
-  CHECK(cap.planned_W() == doctest::Approx(6.0));
+  CHECK(cap.planned_W() == ptsim_test::Approx(6.0));
   CHECK(d[0].ceiling_hz == 1500 * MHz);
   // Next period it drew 4 W, 2 W under plan: the learnt miss becomes 0.05 * (4 - 6) = -0.1.
   // kept = 14 + 4 + 10 = 28; plan = 40 - 28 = 12, less the miss: 12.1 W. Everything fits.
   d[0].measured_power_W = 4;
   cap.update(4, d);
-  CHECK(cap.planned_W() == doctest::Approx(12.1));
+  CHECK(cap.planned_W() == ptsim_test::Approx(12.1));
   CHECK(d[0].ceiling_hz == 2000 * MHz);
   // Long-run average over the samples seen: (14 + 4) / 2.
-  CHECK(cap.average_W() == doctest::Approx(9.0));
+  CHECK(cap.average_W() == ptsim_test::Approx(9.0));
 }
 
 TEST_CASE("an idle stretch under a plan that cut nothing teaches no miss: the load's return is capped") {
@@ -61,18 +63,18 @@ TEST_CASE("an idle stretch under a plan that cut nothing teaches no miss: the lo
   // Idle at 1 W: each plan is 40 - 3 x 1 = 37 W (once the window has filled), far above
   // what the platform draws, and no clock is cut. Nothing is learnt from that gap.
   for (int i = 0; i < 20; ++i) cap.update(1, d);
-  CHECK(cap.planned_W() == doctest::Approx(37.0));
+  CHECK(cap.planned_W() == ptsim_test::Approx(37.0));
   CHECK(d[0].ceiling_hz == 2000 * MHz);
   // The load returns at 16 W: kept = 1 + 1 + 16, plan = 40 - 18 = 22 W: 2000 MHz fits.
   d[0].measured_power_W = 16;
   cap.update(16, d);
-  CHECK(cap.planned_W() == doctest::Approx(22.0));
+  CHECK(cap.planned_W() == ptsim_test::Approx(22.0));
   CHECK(d[0].ceiling_hz == 2000 * MHz);
   // Next: kept = 1 + 16 + 16 = 33, plan = 7 W: 1500 MHz (4 W). Had the idle gap (1 - 37 W
   // per period) been learnt as a miss (about -23 W after 20 periods), the plan would be
   // ~30 W and the window would average (1 + 3 x 16) / 4 = 12.25 W, over the 10 W limit.
   cap.update(16, d);
-  CHECK(cap.planned_W() == doctest::Approx(7.0));
+  CHECK(cap.planned_W() == ptsim_test::Approx(7.0));
   CHECK(d[0].ceiling_hz == 1500 * MHz);
 }
 

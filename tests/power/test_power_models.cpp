@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include "relative_approx.hpp"
+
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -29,7 +31,7 @@ TEST_CASE("dynamic power C*V^2*f*a") {
   p.c_eff = units::farads(1e-9);
   const compute_power_model m(p);
   // 1 nF * (0.8 V)^2 * 2 GHz * 0.5 = 1e-9 * 0.64 * 2e9 * 0.5 = 0.64 W
-  CHECK(m.dynamic_W(0.8, 2e9, 0.5) == doctest::Approx(0.64));
+  CHECK(m.dynamic_W(0.8, 2e9, 0.5) == ptsim_test::Approx(0.64));
   CHECK(m.dynamic_W(0.8, 2e9, 0.0) == 0.0);
 }
 
@@ -38,8 +40,8 @@ TEST_CASE("activity weights memory stalls by stall_activity") {
   p.stall_activity = 0.3;
   const compute_power_model m(p);
   // 0.5 compute + 0.3 * 0.4 stalled = 0.5 + 0.12 = 0.62
-  CHECK(m.activity(0.5, 0.4) == doctest::Approx(0.62));
-  CHECK(m.activity(0.0, 1.0) == doctest::Approx(0.3));
+  CHECK(m.activity(0.5, 0.4) == ptsim_test::Approx(0.62));
+  CHECK(m.activity(0.0, 1.0) == ptsim_test::Approx(0.3));
 }
 
 TEST_CASE("leakage scales as (V/Vref)^n and doubles every t_double") {
@@ -51,11 +53,11 @@ TEST_CASE("leakage scales as (V/Vref)^n and doubles every t_double") {
   p.leakage.v_exponent = 2.0;
   const compute_power_model m(p);
   // At the reference point: P_ref.
-  CHECK(m.leakage_W(1.0, 298.15) == doctest::Approx(0.2));
+  CHECK(m.leakage_W(1.0, 298.15) == ptsim_test::Approx(0.2));
   // 0.9 V, 65 degC: 0.2 * 0.9^2 * 2^((338.15-298.15)/20) = 0.2 * 0.81 * 4 = 0.648 W
-  CHECK(m.leakage_W(0.9, 338.15) == doctest::Approx(0.648));
+  CHECK(m.leakage_W(0.9, 338.15) == ptsim_test::Approx(0.648));
   // 10 K below the reference halves by sqrt(2): 0.2 / 1.41421 = 0.141421 W
-  CHECK(m.leakage_W(1.0, 288.15) == doctest::Approx(0.2 / std::sqrt(2.0)));
+  CHECK(m.leakage_W(1.0, 288.15) == ptsim_test::Approx(0.2 / std::sqrt(2.0)));
 }
 
 TEST_CASE("compute_power_params validation names the parameter") {
@@ -81,8 +83,8 @@ TEST_CASE("memory power: background + energy per byte / period") {
   p.energy_per_byte_write_J = 15e-12;  // 15 pJ/B
   const memory_power_model m(p);
   // 0.5 + (10e-12 * 1e9 + 15e-12 * 0.5e9) / 0.1 = 0.5 + (0.01 + 0.0075) / 0.1 = 0.675 W
-  CHECK(m.power_W(1e9, 0.5e9, 0.1) == doctest::Approx(0.675));
-  CHECK(m.power_W(0, 0, 0.1) == doctest::Approx(0.5));
+  CHECK(m.power_W(1e9, 0.5e9, 0.1) == ptsim_test::Approx(0.675));
+  CHECK(m.power_W(0, 0, 0.1) == ptsim_test::Approx(0.5));
   CHECK(m.background_W() == 0.5);
   CHECK_THROWS_AS(m.power_W(1, 1, 0.0), std::invalid_argument);
 }
@@ -95,10 +97,10 @@ TEST_CASE("NVMe power states: idle power replaced by each state's for its reside
   const memory_power_model m(p);
   // 1 ms period: 0.2 ms PS3, 0.5 ms PS4, 0.3 ms PS0 reading 1 MB:
   // 5 * 0.3 + 0.07 * 0.2 + 0.005 * 0.5 + 2.14e-9 * 1e6 / 1e-3 = 1.5 + 0.014 + 0.0025 + 2.14 = 3.6565 W
-  CHECK(m.with_states_W(1e6, 0, 1e-3, {0.2e-3, 0.5e-3}) == doctest::Approx(3.6565).epsilon(1e-12));
+  CHECK(m.with_states_W(1e6, 0, 1e-3, {0.2e-3, 0.5e-3}) == ptsim_test::Approx(3.6565).epsilon(1e-12));
   // A whole period in PS4 draws PS4's power; none in a state draws PS0's.
-  CHECK(m.with_states_W(0, 0, 1e-3, {0, 1e-3}) == doctest::Approx(0.005).epsilon(1e-12));
-  CHECK(m.with_states_W(0, 0, 1e-3, {0, 0}) == doctest::Approx(5.0).epsilon(1e-12));
+  CHECK(m.with_states_W(0, 0, 1e-3, {0, 1e-3}) == ptsim_test::Approx(0.005).epsilon(1e-12));
+  CHECK(m.with_states_W(0, 0, 1e-3, {0, 0}) == ptsim_test::Approx(5.0).epsilon(1e-12));
   check_rejects([] { memory_power_params q; q.low_power_state_W = {-1}; memory_power_model n(q); }, "low_power_state_W");
 }
 

@@ -2,6 +2,8 @@
 // cooling wins), fans as a cooling device beside a DVFS domain, IPA's view of a domain.
 #include <doctest/doctest.h>
 
+#include "relative_approx.hpp"
+
 #include <memory>
 #include <stdexcept>
 
@@ -79,21 +81,21 @@ TEST_CASE("a zone cooling the fans beside a zone cooling a domain; two zones on 
 
   CHECK(fz.poll(0.0, K0 + 75));  // hot at the first reading: one level up
   CHECK(gz.poll(0.0, K0 + 75));  // below 83: no limit
-  CHECK(speed == doctest::Approx(0.4).epsilon(1e-15));
+  CHECK(speed == ptsim_test::Approx(0.4).epsilon(1e-15));
   CHECK(ceiling == 2000 * MHz);
   CHECK_FALSE(fz.poll(0.1, K0 + 84));  // the fan zone polls once a second
   CHECK(gz.poll(0.1, K0 + 84));        // crossed 83, rising: state 1
-  CHECK(speed == doctest::Approx(0.4).epsilon(1e-15));
+  CHECK(speed == ptsim_test::Approx(0.4).epsilon(1e-15));
   CHECK(ceiling == 1500 * MHz);
   CHECK(fz.poll(1.0, K0 + 76));  // rising: state 2
-  CHECK(speed == doctest::Approx(0.5).epsilon(1e-15));
+  CHECK(speed == ptsim_test::Approx(0.5).epsilon(1e-15));
 
   // A second zone on the fans, hotter: three levels up at its first three polls. The fans
   // run at the deepest state asked, 3 (0.6), and stay there while the first zone asks 2.
   thermal_zone hot("gpu_inlet", std::make_unique<step_wise_governor>(), trip(30, 0.1), {&fans});
   for (double s : {1.0, 1.1, 1.2}) hot.poll(s, K0 + 35 + s);
-  CHECK(speed == doctest::Approx(0.6).epsilon(1e-15));
-  CHECK(fans.speed_of_state(2) == doctest::Approx(0.5).epsilon(1e-15));
+  CHECK(speed == ptsim_test::Approx(0.6).epsilon(1e-15));
+  CHECK(fans.speed_of_state(2) == ptsim_test::Approx(0.5).epsilon(1e-15));
   CHECK(fans.speed_of_state(7) == 1.0);
 }
 

@@ -1,4 +1,5 @@
 // extends: a scenario built on another file; errors point at the file that holds the value.
+#include "relative_approx.hpp"
 #include <unistd.h>
 
 #include <filesystem>
@@ -19,7 +20,7 @@ TEST_CASE("a child changes some values and inherits the rest") {
   const auto sc = ps::load_scenario_file(child.string());
   const auto base = ps::load_scenario_text(default_text(), "base");
   CHECK(sc.name == "warm");
-  CHECK(sc.thermal.ambient.value() == doctest::Approx(308.15));
+  CHECK(sc.thermal.ambient.value() == ptsim_test::Approx(308.15));
   CHECK(sc.policy.default_governor.name == "powersave");
   // Mappings merge: the thermal floorplan and the policy's thermal governor are inherited.
   CHECK(sc.thermal.fp.size() == base.thermal.fp.size());
@@ -77,11 +78,11 @@ TEST_CASE("a mapping of item numbers over an inherited list changes those items 
   const auto opps = npu_of(sc), was = npu_of(base);
   REQUIRE(opps.size() == was.size());
   REQUIRE(opps.size() == 5);
-  CHECK(opps.voltage_v(4) == doctest::Approx(0.760));
-  CHECK(opps.frequency_hz(4) == doctest::Approx(was.frequency_hz(4)));
-  CHECK(opps.frequency_hz(0) == doctest::Approx(250e6));
-  CHECK(opps.voltage_v(0) == doctest::Approx(was.voltage_v(0)));
-  for (std::size_t i = 1; i < 4; ++i) CHECK(opps.voltage_v(i) == doctest::Approx(was.voltage_v(i)));
+  CHECK(opps.voltage_v(4) == ptsim_test::Approx(0.760));
+  CHECK(opps.frequency_hz(4) == ptsim_test::Approx(was.frequency_hz(4)));
+  CHECK(opps.frequency_hz(0) == ptsim_test::Approx(250e6));
+  CHECK(opps.voltage_v(0) == ptsim_test::Approx(was.voltage_v(0)));
+  for (std::size_t i = 1; i < 4; ++i) CHECK(opps.voltage_v(i) == ptsim_test::Approx(was.voltage_v(i)));
 
   // An item the list does not have: the child's line and column, the list's length.
   const auto past = t.write("past.yaml",

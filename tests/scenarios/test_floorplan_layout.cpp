@@ -1,6 +1,8 @@
 // thermal.floorplan as a component list: generated, validated with positions.
 #include <doctest/doctest.h>
 
+#include "relative_approx.hpp"
+
 #include "helpers.hpp"
 #include "layout_text.hpp"
 
@@ -25,10 +27,10 @@ TEST_CASE("a component-list floorplan: exact areas, a tiled die, hinted neighbou
   CHECK(fp.problems().empty());
   const std::pair<const char*, double> areas[] = {{"npu", 25},     {"cpu_big", 9}, {"cpu_mid", 9},
                                                   {"cpu_little", 12}, {"noc", 10},   {"mem_ctrl", 15}};
-  for (const auto& [name, a] : areas) CHECK(fp.blocks()[fp.index_of(name)].area() == doctest::Approx(a * mm2));
+  for (const auto& [name, a] : areas) CHECK(fp.blocks()[fp.index_of(name)].area() == ptsim_test::Approx(a * mm2));
   // 80 mm^2 of components is 95 % of the die.
-  CHECK(fp.width() * fp.height() == doctest::Approx(80 * mm2 / 0.95));
-  CHECK(fp.width() / fp.height() == doctest::Approx(1.25));
+  CHECK(fp.width() * fp.height() == ptsim_test::Approx(80 * mm2 / 0.95));
+  CHECK(fp.width() / fp.height() == ptsim_test::Approx(1.25));
   CHECK(share_edge(fp, "npu", "noc"));
   CHECK(share_edge(fp, "cpu_big", "cpu_mid"));
   CHECK(share_edge(fp, "cpu_mid", "noc"));
@@ -77,7 +79,7 @@ TEST_CASE("component-list mistakes are reported at their line and column") {
 TEST_CASE("--set reaches into a component list and into an explicit list") {
   const std::string text = with_layout(default_text());
   const auto sc = ps::load_scenario_text(text, "layout.yaml", with_sets({"thermal.floorplan.components.5.area=20 mm^2"}));
-  CHECK(sc.thermal.fp.blocks()[sc.thermal.fp.index_of("mem_ctrl")].area() == doctest::Approx(20 * mm2));
+  CHECK(sc.thermal.fp.blocks()[sc.thermal.fp.index_of("mem_ctrl")].area() == ptsim_test::Approx(20 * mm2));
   const auto explicit_fp = ps::load_scenario_text(default_text(), "d.yaml", with_sets({"thermal.floorplan.5.name=dram",
                                                                                        "thermal.power_map.lpddr=dram"}));
   CHECK(explicit_fp.thermal.fp.index_of("dram") == 5);

@@ -2,6 +2,8 @@
 // the naming rule, the board each power limit covers, and the vendor's default state.
 #include <doctest/doctest.h>
 
+#include "relative_approx.hpp"
+
 #include <unistd.h>
 #include <yaml-cpp/yaml.h>
 
@@ -72,8 +74,8 @@ TEST_CASE("every GPU preset: gpu{i}, hbm{i}, nvlink{i}, pcie_gpu{i}; domain gpu{
       CAPTURE(g);
       const auto* d = domain_of(sc, g);
       REQUIRE(d);
-      CHECK(d->opps.max_hz() == doctest::Approx(p.top_mhz * 1e6));
-      CHECK(d->opps.min_hz() == doctest::Approx(p.bottom_mhz * 1e6));
+      CHECK(d->opps.max_hz() == ptsim_test::Approx(p.top_mhz * 1e6));
+      CHECK(d->opps.min_hz() == ptsim_test::Approx(p.bottom_mhz * 1e6));
       CHECK(d->min_power_limit_W == p.min_limit_W);
       CHECK(d->max_power_limit_W == p.max_limit_W);
       const auto* lim = sc.policy.limits_for(g);
@@ -81,8 +83,8 @@ TEST_CASE("every GPU preset: gpu{i}, hbm{i}, nvlink{i}, pcie_gpu{i}; domain gpu{
       REQUIRE(lim->power_W);
       CHECK(*lim->power_W == p.default_limit_W);
       // No clock lock by default: the whole table.
-      CHECK(lim->min_hz == doctest::Approx(p.bottom_mhz * 1e6));
-      CHECK(lim->max_hz == doctest::Approx(p.top_mhz * 1e6));
+      CHECK(lim->min_hz == ptsim_test::Approx(p.bottom_mhz * 1e6));
+      CHECK(lim->max_hz == ptsim_test::Approx(p.top_mhz * 1e6));
       // Board power = the sum of the GPU's four parts, as nvidia-smi reports it.
       CHECK(lim->components == std::vector<std::string>{g, "hbm" + n, "nvlink" + n, "pcie_gpu" + n});
       CHECK(sc.policy.governor_for(g).name == "gpu_boost");

@@ -2,6 +2,8 @@
 // the 8-GPU server preset: what the loader resolves, and what it refuses.
 #include <doctest/doctest.h>
 
+#include "relative_approx.hpp"
+
 #include "helpers.hpp"
 
 using namespace scen_test;
@@ -36,7 +38,7 @@ TEST_CASE("a wildcard sets every matching domain; a domain's own entry wins") {
     // Defaults: the whole table, the 100 ms window.
     CHECK(lim->min_hz == 345 * MHz);
     CHECK(lim->max_hz == 1980 * MHz);
-    CHECK(lim->window_s == doctest::Approx(0.1));
+    CHECK(lim->window_s == ptsim_test::Approx(0.1));
     // The board: the GPU and what only it connects to (not the shared NVSwitch or PCIe switch).
     const std::string n = std::to_string(i);
     CHECK(lim->components == std::vector<std::string>{"gpu" + n, "hbm" + n, "nvlink" + n, "pcie_gpu" + n});

@@ -2,13 +2,15 @@
 // with schema defaults filling what the file leaves out.
 #include <doctest/doctest.h>
 
+#include "relative_approx.hpp"
+
 #include <string>
 
 #include "helpers.hpp"
 #include "ptsim/tlm_config/op.hpp"
 
 namespace ps = ptsim::scenarios;
-using doctest::Approx;
+using ptsim_test::Approx;
 using namespace scen_test;
 
 namespace {

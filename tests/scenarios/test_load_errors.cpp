@@ -3,6 +3,8 @@
 // edit, so the expected positions are computed from the edited text.
 #include <doctest/doctest.h>
 
+#include "relative_approx.hpp"
+
 #include <string>
 
 #include "helpers.hpp"
@@ -340,7 +342,7 @@ TEST_CASE("record_period must be a whole multiple of control_period") {
     // (and a duration of whole record periods: 0.3 s is 1000 of them, 999.99999999999989 in doubles)
     text = replace_once(text, "duration: \"20 s\"", "duration: \"0.3 s\"");
     const ps::scenario sc = ps::load_scenario_text(text, "test.yaml");
-    CHECK(sc.record_period.value() == doctest::Approx(0.3e-3));
+    CHECK(sc.record_period.value() == ptsim_test::Approx(0.3e-3));
   }
   SUBCASE("control_period longer than the duration") {
     std::string text = replace_once(default_text(), "duration: \"20 s\"", "duration: \"0.5 ms\"");

@@ -1,6 +1,8 @@
 // NVMe power states in scenarios: the server preset's APST table resolved, mistakes placed.
 #include <doctest/doctest.h>
 
+#include "relative_approx.hpp"
+
 #include "helpers.hpp"
 
 using namespace scen_test;
@@ -24,15 +26,15 @@ TEST_CASE("the server preset's NVMe drive has PS3 and PS4 under APST") {
   REQUIRE(ssd);
   REQUIRE(ssd->power_states.size() == 2);
   CHECK(ssd->power_states[0].name == "PS3");
-  CHECK(ssd->power_states[0].idle_after_s == doctest::Approx(0.1));
-  CHECK(ssd->power_states[0].entry_latency_s == doctest::Approx(210e-6));
-  CHECK(ssd->power_states[0].exit_latency_s == doctest::Approx(1.2e-3));
-  CHECK(ssd->power_states[1].exit_latency_s == doctest::Approx(8e-3));
+  CHECK(ssd->power_states[0].idle_after_s == ptsim_test::Approx(0.1));
+  CHECK(ssd->power_states[0].entry_latency_s == ptsim_test::Approx(210e-6));
+  CHECK(ssd->power_states[0].exit_latency_s == ptsim_test::Approx(1.2e-3));
+  CHECK(ssd->power_states[1].exit_latency_s == ptsim_test::Approx(8e-3));
   const auto& p = power_of(sc, "nvme0").memory;
   REQUIRE(p.low_power_state_W.size() == 2);
-  CHECK(p.low_power_state_W[0] == doctest::Approx(0.07));
-  CHECK(p.low_power_state_W[1] == doctest::Approx(0.01));
-  CHECK(p.background_W == doctest::Approx(5.0));
+  CHECK(p.low_power_state_W[0] == ptsim_test::Approx(0.07));
+  CHECK(p.low_power_state_W[1] == ptsim_test::Approx(0.01));
+  CHECK(p.background_W == ptsim_test::Approx(5.0));
 }
 
 TEST_CASE("NVMe power-state mistakes are placed") {

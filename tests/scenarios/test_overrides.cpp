@@ -2,12 +2,14 @@
 // scalars, sections created on demand, and problems named as coming from --set.
 #include <doctest/doctest.h>
 
+#include "relative_approx.hpp"
+
 #include <string>
 
 #include "helpers.hpp"
 
 namespace ps = ptsim::scenarios;
-using doctest::Approx;
+using ptsim_test::Approx;
 using namespace scen_test;
 
 namespace {

@@ -2,6 +2,8 @@
 // states (and their one-state shorthand), DRAM presets with self-refresh, VR/PSU curves.
 #include <doctest/doctest.h>
 
+#include "relative_approx.hpp"
+
 #include <cmath>
 #include <string>
 
@@ -41,18 +43,18 @@ TEST_CASE("device-tree OPPs give the same table as freq/volt; the coefficient gi
     REQUIRE(a.size() == b.size());
     for (std::size_t i = 0; i < a.size(); ++i) {
       CHECK(a.frequency_hz(i) == b.frequency_hz(i));
-      CHECK(b.voltage_v(i) == doctest::Approx(a.voltage_v(i)).epsilon(1e-15));
+      CHECK(b.voltage_v(i) == ptsim_test::Approx(a.voltage_v(i)).epsilon(1e-15));
     }
   }
   // The default's clusters have no c_eff: their domains' coefficients (fitted per core to
   // freqbench, uW/MHz/V^2) give cores x coefficient pF.
-  CHECK(ptsim::units::value_si(power_of(dt, "cpu_big").compute.c_eff) == doctest::Approx(2 * 264 * 1e-12));
-  CHECK(ptsim::units::value_si(power_of(dt, "cpu_mid").compute.c_eff) == doctest::Approx(2 * 166e-12));
-  CHECK(ptsim::units::value_si(power_of(dt, "cpu_little").compute.c_eff) == doctest::Approx(4 * 49 * 1e-12));
+  CHECK(ptsim::units::value_si(power_of(dt, "cpu_big").compute.c_eff) == ptsim_test::Approx(2 * 264 * 1e-12));
+  CHECK(ptsim::units::value_si(power_of(dt, "cpu_mid").compute.c_eff) == ptsim_test::Approx(2 * 166e-12));
+  CHECK(ptsim::units::value_si(power_of(dt, "cpu_little").compute.c_eff) == ptsim_test::Approx(4 * 49 * 1e-12));
   // A unit's own c_eff wins over its domain's coefficient.
   const auto own = ps::load_scenario_text(
       replace_once(default_text(), big_ops, big_ops + "      c_eff: \"1300 pF\"\n"), "test.yaml");
-  CHECK(ptsim::units::value_si(power_of(own, "cpu_big").compute.c_eff) == doctest::Approx(1300e-12));
+  CHECK(ptsim::units::value_si(power_of(own, "cpu_big").compute.c_eff) == ptsim_test::Approx(1300e-12));
 }
 
 TEST_CASE("a device-tree OPP missing its voltage, or mixing the two forms, is reported at the point") {
@@ -106,20 +108,20 @@ TEST_CASE("idle states resolve shallow to deep; the shorthand is one state keepi
   REQUIRE(big.idle_states.size() == 2);
   CHECK(big.idle_states[1].name == "cpu_off");
   CHECK(big.idle_states[1].leakage_fraction == 0.05);
-  CHECK(big.idle_states[1].entry_latency_s == doctest::Approx(235e-6));
-  CHECK(big.idle_states[1].target_residency_s == doctest::Approx(3.5e-3));
-  CHECK(big.idle_latency_limit_s == doctest::Approx(500e-6));
+  CHECK(big.idle_states[1].entry_latency_s == ptsim_test::Approx(235e-6));
+  CHECK(big.idle_states[1].target_residency_s == ptsim_test::Approx(3.5e-3));
+  CHECK(big.idle_latency_limit_s == ptsim_test::Approx(500e-6));
   const auto& mid = power_of(sc, "cpu_mid");
   REQUIRE(mid.idle_states.size() == 1);
   CHECK(mid.idle_states[0].leakage_fraction == 1.0);
-  CHECK(mid.idle_states[0].exit_latency_s == doctest::Approx(190e-6));
-  CHECK(mid.idle_states[0].target_residency_s == doctest::Approx(2.5e-3));
+  CHECK(mid.idle_states[0].exit_latency_s == ptsim_test::Approx(190e-6));
+  CHECK(mid.idle_states[0].target_residency_s == ptsim_test::Approx(2.5e-3));
   CHECK(std::isinf(mid.idle_latency_limit_s));
   // The TLM side gets the timings.
   for (const auto& u : sc.platform.units)
     if (u.name == "cpu_big") {
       REQUIRE(u.idle_states.size() == 2);
-      CHECK(u.idle_states[1].exit_latency_s == doctest::Approx(220e-6));
+      CHECK(u.idle_states[1].exit_latency_s == ptsim_test::Approx(220e-6));
     }
 }
 
@@ -159,12 +161,12 @@ TEST_CASE("a DRAM preset scales by capacity; keys in the file override it") {
   const auto& m = power_of(sc, "lpddr").memory;
   const double gb = 12.0 * 1024 * 1024 * 1024 / 1e9;  // 12 GiB
   const auto* pre = ptsim::power::find_memory_preset("lpddr5x");
-  CHECK(m.background_W == doctest::Approx(pre->background_W_per_GB * gb));
-  CHECK(m.refresh_W == doctest::Approx(pre->refresh_W_per_GB * gb));
-  CHECK(m.self_refresh_W == doctest::Approx(pre->self_refresh_W_per_GB * gb));
-  CHECK(m.self_refresh_after_s == doctest::Approx(2e-3));
-  CHECK(m.energy_per_byte_read_J == doctest::Approx(pre->read_J_per_B));
-  CHECK(m.energy_per_byte_write_J == doctest::Approx(32e-12));  // the file's own
+  CHECK(m.background_W == ptsim_test::Approx(pre->background_W_per_GB * gb));
+  CHECK(m.refresh_W == ptsim_test::Approx(pre->refresh_W_per_GB * gb));
+  CHECK(m.self_refresh_W == ptsim_test::Approx(pre->self_refresh_W_per_GB * gb));
+  CHECK(m.self_refresh_after_s == ptsim_test::Approx(2e-3));
+  CHECK(m.energy_per_byte_read_J == ptsim_test::Approx(pre->read_J_per_B));
+  CHECK(m.energy_per_byte_write_J == ptsim_test::Approx(32e-12));  // the file's own
   // Without a preset: what the file says, no refresh, no self-refresh (as before).
   const auto plain_scenario = ps::load_scenario_text(default_text(), "test.yaml");
   const auto& plain = power_of(plain_scenario, "lpddr").memory;
@@ -184,9 +186,9 @@ TEST_CASE("supply stages: default curves, own curves, and a curve that goes back
                             " { load: 1, efficiency: 0.9 } ] }\n"),
       "test.yaml");
   CHECK(sc.supply.vr_rated_W == 20);
-  CHECK(sc.supply.vr.at(0.5) == doctest::Approx(0.92));  // the documented default curve
+  CHECK(sc.supply.vr.at(0.5) == ptsim_test::Approx(0.92));  // the documented default curve
   CHECK(sc.supply.psu_rated_W == 30);
-  CHECK(sc.supply.psu.at(0.55) == doctest::Approx(0.85));
+  CHECK(sc.supply.psu.at(0.55) == ptsim_test::Approx(0.85));
   const std::string bad = replace_once(default_text(), anchor,
                                        anchor + "  supply:\n    psu: { rated: \"30 W\", efficiency: [ { load: 0.5, efficiency: 0.9 },"
                                                 " { load: 0.2, efficiency: 0.9 } ] }\n");
@@ -221,13 +223,13 @@ TEST_CASE("vf_curve: operating points that give only their clock take their volt
   const auto opps = big_of(ps::load_scenario_text(with(freq_only, curve), "test.yaml"));
   const auto was = big_of(ps::load_scenario_text(default_text(), "test.yaml"));
   REQUIRE(opps.size() == was.size());
-  CHECK(opps.voltage_v(0) == doctest::Approx(0.500));
-  CHECK(opps.voltage_v(1) == doctest::Approx(0.500 + 0.060 * 351.0 / 400.0));
-  CHECK(opps.voltage_v(2) == doctest::Approx(0.560));
-  CHECK(opps.voltage_v(3) == doctest::Approx(was.voltage_v(3)));
+  CHECK(opps.voltage_v(0) == ptsim_test::Approx(0.500));
+  CHECK(opps.voltage_v(1) == ptsim_test::Approx(0.500 + 0.060 * 351.0 / 400.0));
+  CHECK(opps.voltage_v(2) == ptsim_test::Approx(0.560));
+  CHECK(opps.voltage_v(3) == ptsim_test::Approx(was.voltage_v(3)));
   // A point's own voltage wins over the curve.
   const std::string own = replace_once(freq_only, "{ freq: \"984 MHz\" }", "{ freq: \"984 MHz\", volt: \"575 mV\" }");
-  CHECK(big_of(ps::load_scenario_text(with(own, curve), "test.yaml")).voltage_v(2) == doctest::Approx(0.575));
+  CHECK(big_of(ps::load_scenario_text(with(own, curve), "test.yaml")).voltage_v(2) == ptsim_test::Approx(0.575));
 
   SUBCASE("clocks that do not increase along the curve") {
     const std::string text = with(freq_only, replace_once(curve, "\"900 MHz\"", "\"400 MHz\""));

@@ -2,6 +2,8 @@
 // run time (or run absurdly) are errors at their position; unusual ones are warnings.
 #include <doctest/doctest.h>
 
+#include "relative_approx.hpp"
+
 #include <string>
 
 #include "helpers.hpp"
@@ -95,7 +97,7 @@ TEST_CASE("durations and periods that cannot be simulated or recorded whole are 
   const auto tick = only_at(errors_with({"control_period=100 ns"}), "control_period");
   CHECK(contains(tick.message, ">= 1e-06 s"));
   // A whole multiple is fine, however it is written.
-  CHECK(load_with({"duration=0.3 s"}).duration.value() == doctest::Approx(0.3));
+  CHECK(load_with({"duration=0.3 s"}).duration.value() == ptsim_test::Approx(0.3));
 }
 
 TEST_CASE("integers: counts that would wrap a 32-bit int, and list indices past any integer") {

@@ -1,6 +1,8 @@
 // resolved_yaml: the scenario after overrides, deterministic, and enough to rerun it.
 #include <doctest/doctest.h>
 
+#include "relative_approx.hpp"
+
 #include <string>
 
 #include "helpers.hpp"
@@ -96,8 +98,8 @@ TEST_CASE("resolved YAML carries the overrides, so it reruns without them") {
   const auto again = ps::load_scenario_text(first.resolved_yaml, "resolved.yaml");
   check_same(first, again);
   CHECK(again.seed == 7u);
-  CHECK(again.thermal.ambient.value() == doctest::Approx(308.15));
-  CHECK(again.policy.per_domain.at("big").values.at("up_threshold") == doctest::Approx(80));
+  CHECK(again.thermal.ambient.value() == ptsim_test::Approx(308.15));
+  CHECK(again.policy.per_domain.at("big").values.at("up_threshold") == ptsim_test::Approx(80));
   CHECK(again.workload.streams[0].stages[1].unit == "cpu_big");
   CHECK(again.resolved_yaml == first.resolved_yaml);
 }

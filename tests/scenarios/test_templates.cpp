@@ -1,4 +1,5 @@
 // Templates, loops and removal of inherited keys (README, "Templates and loops").
+#include "relative_approx.hpp"
 #include <unistd.h>
 
 #include <yaml-cpp/yaml.h>
@@ -142,12 +143,12 @@ TEST_CASE("--set on a template changes every instance; on an instance, that one"
   const auto base = ps::load_scenario_file(file);
   const double c_eff = power_of(base, "gpu0")->compute.c_eff.value();
   auto all = ps::load_scenario_file(file, with_sets({"templates.h100.c_eff=300 nF"}));
-  for (int i = 0; i < 8; ++i) CHECK(power_of(all, "gpu" + std::to_string(i))->compute.c_eff.value() == doctest::Approx(300e-9));
+  for (int i = 0; i < 8; ++i) CHECK(power_of(all, "gpu" + std::to_string(i))->compute.c_eff.value() == ptsim_test::Approx(300e-9));
   CHECK(contains(all.resolved_yaml, "300 nF"));
   CHECK(!contains(all.resolved_yaml, "templates"));
   auto one = ps::load_scenario_file(file, with_sets({"platform.components.gpu3.c_eff=300 nF"}));
   for (int i = 0; i < 8; ++i)
-    CHECK(power_of(one, "gpu" + std::to_string(i))->compute.c_eff.value() == doctest::Approx(i == 3 ? 300e-9 : c_eff));
+    CHECK(power_of(one, "gpu" + std::to_string(i))->compute.c_eff.value() == ptsim_test::Approx(i == 3 ? 300e-9 : c_eff));
   // Deeper: a mapping inside the instance is its own, not the template's.
   auto leak = ps::load_scenario_file(file, with_sets({"platform.components.gpu5.leakage.power=70 W"}));
   const YAML::Node r = YAML::Load(leak.resolved_yaml);
@@ -155,8 +156,8 @@ TEST_CASE("--set on a template changes every instance; on an instance, that one"
   CHECK(r["platform"]["components"]["gpu4"]["leakage"]["power"].Scalar() == "61 W");
   // Both: the instance's value wins over the template's.
   auto both = ps::load_scenario_file(file, with_sets({"templates.h100.c_eff=300 nF", "platform.components.gpu3.c_eff=310 nF"}));
-  CHECK(power_of(both, "gpu2")->compute.c_eff.value() == doctest::Approx(300e-9));
-  CHECK(power_of(both, "gpu3")->compute.c_eff.value() == doctest::Approx(310e-9));
+  CHECK(power_of(both, "gpu2")->compute.c_eff.value() == ptsim_test::Approx(300e-9));
+  CHECK(power_of(both, "gpu3")->compute.c_eff.value() == ptsim_test::Approx(310e-9));
   // An unknown template, and a bad value through the template: said once, at the --set,
   // naming every instance.
   auto ds = diagnostics_of([&] { ps::load_scenario_file(file, with_sets({"templates.h10.c_eff=1 nF"})); });

@@ -2,6 +2,8 @@
 // (HotSpot's heat-sink and fan model) in the scenario format: resolved values, --set, errors.
 #include <doctest/doctest.h>
 
+#include "relative_approx.hpp"
+
 #include <string>
 
 #include "helpers.hpp"
@@ -9,7 +11,7 @@
 #include "ptsim/thermal/sink_fan_model.hpp"
 
 namespace ps = ptsim::scenarios;
-using doctest::Approx;
+using ptsim_test::Approx;
 using namespace scen_test;
 
 namespace {

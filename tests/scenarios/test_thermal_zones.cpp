@@ -3,13 +3,15 @@
 // and policy.thermal.domains refused with how to write them now.
 #include <doctest/doctest.h>
 
+#include "relative_approx.hpp"
+
 #include <fstream>
 #include <string>
 
 #include "helpers.hpp"
 
 namespace ps = ptsim::scenarios;
-using doctest::Approx;
+using ptsim_test::Approx;
 using namespace scen_test;
 
 namespace {

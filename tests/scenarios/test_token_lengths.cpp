@@ -2,6 +2,8 @@
 // distribution): what the loader resolves, and what it refuses, at the line:column of the key.
 #include <doctest/doctest.h>
 
+#include "relative_approx.hpp"
+
 #include <string>
 
 #include "helpers.hpp"
@@ -34,8 +36,8 @@ TEST_CASE("output_tokens from a histogram: the bins' integers, cumulative shares
   const auto& r = sc.workload.streams.at(0).llm.output_tokens;
   REQUIRE(r.edges.size() == 4);
   REQUIRE(r.cumulative.size() == 3);
-  CHECK(r.cumulative[0] == doctest::Approx(0.75));
-  CHECK(r.cumulative[1] == doctest::Approx(0.75));
+  CHECK(r.cumulative[0] == ptsim_test::Approx(0.75));
+  CHECK(r.cumulative[1] == ptsim_test::Approx(0.75));
   CHECK(r.cumulative[2] == 1.0);
   CHECK(r.bin_integers(0) == std::pair<int, int>{8, 8});
   CHECK(r.bin_integers(1) == std::pair<int, int>{9, 11});
@@ -43,7 +45,7 @@ TEST_CASE("output_tokens from a histogram: the bins' integers, cumulative shares
   CHECK(r.min == 8);
   CHECK(r.max == 17);
   // 0.75 x 8 + 0.25 x (12 + 17) / 2
-  CHECK(r.mean() == doctest::Approx(9.625));
+  CHECK(r.mean() == ptsim_test::Approx(9.625));
 }
 
 TEST_CASE("a histogram's fractional edges and empty end bins") {
@@ -56,7 +58,7 @@ TEST_CASE("a histogram's fractional edges and empty end bins") {
   CHECK(r.bin_integers(1) == std::pair<int, int>{84, 165});
   CHECK(r.min == 84);
   CHECK(r.max == 165);
-  CHECK(r.mean() == doctest::Approx(124.5));
+  CHECK(r.mean() == ptsim_test::Approx(124.5));
 }
 
 TEST_CASE("the shipped request-length templates keep their sources' counts and means") {
@@ -73,13 +75,13 @@ TEST_CASE("the shipped request-length templates keep their sources' counts and m
   // source file is 222.33, which the binning must stay within 1 % of.
   CHECK(llm.prompt_tokens.min == 48);
   CHECK(llm.prompt_tokens.max == 1022);
-  CHECK(llm.prompt_tokens.mean() == doctest::Approx(223.0445).epsilon(1e-5));
-  CHECK(llm.prompt_tokens.mean() == doctest::Approx(222.33).epsilon(0.01));
+  CHECK(llm.prompt_tokens.mean() == ptsim_test::Approx(223.0445).epsilon(1e-5));
+  CHECK(llm.prompt_tokens.mean() == ptsim_test::Approx(222.33).epsilon(0.01));
   // ML.ENERGY: 7,168 outputs, 2 to 4,096 tokens; binned mean 356.104 (the source's
   // avg_output_len is 349-364 over its configurations).
   CHECK(llm.output_tokens.min == 2);
   CHECK(llm.output_tokens.max == 4096);
-  CHECK(llm.output_tokens.mean() == doctest::Approx(356.104).epsilon(1e-5));
+  CHECK(llm.output_tokens.mean() == ptsim_test::Approx(356.104).epsilon(1e-5));
 }
 
 TEST_CASE("histogram errors: at the key, with what was expected and found") {

@@ -1,6 +1,8 @@
 // Strings with units: parsed to SI, dimension checked, and bad input named in the message.
 #include <doctest/doctest.h>
 
+#include "relative_approx.hpp"
+
 #include <cmath>
 #include <string>
 
@@ -25,7 +27,7 @@ std::string error_of(const std::string& text, const ps::dimension& d, bool absol
 }  // namespace
 
 TEST_CASE("good quantities parse to SI") {
-  using doctest::Approx;
+  using ptsim_test::Approx;
   CHECK(ps::parse_si("2.4 GHz", dims::frequency()) == Approx(2.4e9));
   CHECK(ps::parse_si("300 MHz", dims::frequency()) == Approx(3.0e8));
   CHECK(ps::parse_si("537.5 mV", dims::voltage()) == Approx(0.5375));
@@ -59,12 +61,12 @@ TEST_CASE("good quantities parse to SI") {
 TEST_CASE("parse_quantity reports the dimension it found") {
   auto q = ps::parse_quantity("30 Hz");
   CHECK(q.dim == dims::frequency());
-  CHECK(q.value_si == doctest::Approx(30.0));
+  CHECK(q.value_si == ptsim_test::Approx(30.0));
   CHECK_FALSE(q.celsius);
   auto t = ps::parse_quantity("25 degC");
   CHECK(t.dim == dims::temperature());
   CHECK(t.celsius);
-  CHECK(t.value_si == doctest::Approx(298.15));
+  CHECK(t.value_si == ptsim_test::Approx(298.15));
   // Derived units agree with their base-unit spelling.
   CHECK(ps::parse_quantity("1 W").dim == ps::parse_quantity("1 J/s").dim);
   CHECK(ps::parse_quantity("1 V").dim == ps::parse_quantity("1 W/A").dim);
@@ -108,7 +110,7 @@ TEST_CASE("degC is a point, not a difference") {
   CHECK_FALSE(contains(bare, "degC"));
   CHECK(ps::unit_hint(dims::temperature(), false) == "K");
   // The same text is fine where a point is expected.
-  CHECK(ps::parse_si("35 degC", dims::temperature(), true) == doctest::Approx(308.15));
+  CHECK(ps::parse_si("35 degC", dims::temperature(), true) == ptsim_test::Approx(308.15));
 }
 
 TEST_CASE("malformed numbers and units") {
@@ -134,7 +136,7 @@ TEST_CASE("temperatures below absolute zero") {
   CHECK(contains(m, "'-300 degC'"));
   CHECK_THROWS_AS(ps::parse_si("-1 K", dims::temperature(), true), ps::unit_error);
   // Below freezing is fine.
-  CHECK(ps::parse_si("-40 degC", dims::temperature()) == doctest::Approx(233.15));
+  CHECK(ps::parse_si("-40 degC", dims::temperature()) == ptsim_test::Approx(233.15));
 }
 
 TEST_CASE("unit exponents are bounded (found by fuzz_units: 1F^1512045484 overflowed int)") {
@@ -143,13 +145,13 @@ TEST_CASE("unit exponents are bounded (found by fuzz_units: 1F^1512045484 overfl
   // Nested powers: each within range, their product not.
   CHECK(contains(error_of("1 ((m^8)^8)^2", dims::none()), "a dimension's exponent goes out of range"));
   // In range: as before.
-  CHECK(ps::parse_si("2 (m^8)^8/m^64", dims::none()) == doctest::Approx(2));
+  CHECK(ps::parse_si("2 (m^8)^8/m^64", dims::none()) == ptsim_test::Approx(2));
 }
 
 TEST_CASE("a unit parsed again gives the same value; a bad one fails every time") {
   // parse_quantity keeps the units it parsed (a bounded list per thread): the second and
   // later uses of a spelling, and spellings beyond the bound, must read as the first did.
-  using doctest::Approx;
+  using ptsim_test::Approx;
   for (int round = 0; round < 3; ++round) {
     CHECK(ps::parse_si("1098 MHz", dims::frequency()) == Approx(1.098e9));
     CHECK(ps::parse_si("712.5 mV", dims::voltage()) == Approx(0.7125));

@@ -2,6 +2,8 @@
 // errors with file:line:column; a run's bad value pointed back at the sweep file.
 #include <doctest/doctest.h>
 
+#include "relative_approx.hpp"
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -275,7 +277,7 @@ TEST_CASE("a run is the base with the overrides; its bad value is reported in th
   const auto sc = ps::load_sweep_run(s, s.runs[1]);  // performance, 25 degC, seed 6
   CHECK(sc.duration.value() == 2.0);
   CHECK(sc.seed == 6);
-  CHECK(sc.thermal.ambient.value() == doctest::Approx(298.15));
+  CHECK(sc.thermal.ambient.value() == ptsim_test::Approx(298.15));
   try {
     ps::load_sweep_run(s, s.runs[2]);  // performance, 35 W, seed 5
     FAIL("expected the run to be invalid");
@@ -320,7 +322,7 @@ TEST_CASE("a null value removes what its path names in that run, as --set KEY=nu
   CHECK(ps::load_sweep_run(s, s.runs[0]).policy.thermal.governor == "none");  // the default, once removed
   const auto kept = ps::load_sweep_run(s, s.runs[1]);
   CHECK(kept.policy.thermal.governor == "step_wise");
-  CHECK(kept.policy.thermal.zone.control_temp_K == doctest::Approx(343.15));
+  CHECK(kept.policy.thermal.zone.control_temp_K == ptsim_test::Approx(343.15));
   // A component that is not there: the run's error points at the value in the sweep file.
   const auto u = ps::load_sweep_text("base: " + default_scenario + "\nset:\n  platform.components.gpu: null\n", "u.yaml");
   try {

@@ -1,6 +1,8 @@
 // The HotSpot block model (shared/reference/hotspot-model.md) against hand computations.
 #include <doctest/doctest.h>
 
+#include "relative_approx.hpp"
+
 #include <cmath>
 #include <string>
 
@@ -63,14 +65,14 @@ TEST_CASE("block model: capacitances add up layer by layer") {
   const double die = 8 * mm * 6 * mm;
   const rc_network net = build_block_model(fp, pkg);
   const std::size_t n = 3;
-  CHECK(sum_caps(net, 0, n) == doctest::Approx(c_factor * pkg.p_chip * pkg.t_chip * die).epsilon(1e-12));
+  CHECK(sum_caps(net, 0, n) == ptsim_test::Approx(c_factor * pkg.p_chip * pkg.t_chip * die).epsilon(1e-12));
   CHECK(sum_caps(net, n, 2 * n) ==
-        doctest::Approx(c_factor * pkg.p_interface * pkg.t_interface * die).epsilon(1e-12));
+        ptsim_test::Approx(c_factor * pkg.p_interface * pkg.t_interface * die).epsilon(1e-12));
   const double spreader = sum_caps(net, 2 * n, 3 * n) + sum_caps(net, 4 * n, 4 * n + 4);
-  CHECK(spreader == doctest::Approx(c_factor * pkg.p_spreader * pkg.t_spreader * pkg.s_spreader *
+  CHECK(spreader == ptsim_test::Approx(c_factor * pkg.p_spreader * pkg.t_spreader * pkg.s_spreader *
                                     pkg.s_spreader).epsilon(1e-12));
   const double sink = sum_caps(net, 3 * n, 4 * n) + sum_caps(net, 4 * n + 4, 4 * n + 12);
-  CHECK(sink == doctest::Approx(c_factor * (pkg.p_sink * pkg.t_sink * pkg.s_sink * pkg.s_sink +
+  CHECK(sink == ptsim_test::Approx(c_factor * (pkg.p_sink * pkg.t_sink * pkg.s_sink * pkg.s_sink +
                                             pkg.c_convec)).epsilon(1e-12));
 }
 
@@ -81,13 +83,13 @@ TEST_CASE("block model: convection shares add up to the whole sink") {
   rc_network net = build_block_model(test::three_blocks(), pkg);
   const double s2 = pkg.s_sink * pkg.s_sink;
   CHECK(net.total_ambient_conductance() ==
-        doctest::Approx(1.0 / (pkg.t_sink / (pkg.k_sink * s2) + pkg.r_convec)).epsilon(1e-12));
+        ptsim_test::Approx(1.0 / (pkg.t_sink / (pkg.k_sink * s2) + pkg.r_convec)).epsilon(1e-12));
   // k_sink -> huge, thin sink: t/(k s^2) = 1e-4 / (1e9 * 3.6e-3) ~ 3e-11 K/W, so the sink to
   // ambient resistance is r_convec to ~3e-10 relative.
   pkg.k_sink = 1e9;
   pkg.t_sink = 1e-4;
   net = build_block_model(test::three_blocks(), pkg);
-  CHECK(1.0 / net.total_ambient_conductance() == doctest::Approx(pkg.r_convec).epsilon(1e-9));
+  CHECK(1.0 / net.total_ambient_conductance() == ptsim_test::Approx(pkg.r_convec).epsilon(1e-9));
   // Only sink nodes reach ambient.
   for (std::size_t i = 0; i < 9; ++i) CHECK(net.ambient_conductance(i) == 0.0);
 }
@@ -96,16 +98,16 @@ TEST_CASE("block model: vertical and lateral links") {
   const package_config pkg;
   const rc_network net = build_block_model(test::three_blocks(), pkg);
   // big is 4 mm x 6 mm: silicon to TIM = k A / t = 100 * 24e-6 / 0.15e-3 = 16 W/K.
-  CHECK(link_g(net, "big", "iface_big") == doctest::Approx(16.0).epsilon(1e-12));
+  CHECK(link_g(net, "big", "iface_big") == ptsim_test::Approx(16.0).epsilon(1e-12));
   // TIM to spreader = 4 * 24e-6 / 20e-6 = 4.8 W/K; spreader to sink = 400 * 24e-6 / 1e-3 = 9.6 W/K.
-  CHECK(link_g(net, "iface_big", "hsp_big") == doctest::Approx(4.8).epsilon(1e-12));
-  CHECK(link_g(net, "hsp_big", "hsink_big") == doctest::Approx(9.6).epsilon(1e-12));
+  CHECK(link_g(net, "iface_big", "hsp_big") == ptsim_test::Approx(4.8).epsilon(1e-12));
+  CHECK(link_g(net, "hsp_big", "hsink_big") == ptsim_test::Approx(9.6).epsilon(1e-12));
   // big | gpu share the vertical edge x = 4 mm over y in [3.5, 6] mm, l = 2.5 mm; both 4 mm wide:
   // silicon R = 2 mm / (k t l) * 2 = 4e-3 / (100 * 0.15e-3 * 2.5e-3) = 106.67 K/W.
-  CHECK(link_g(net, "big", "gpu") == doctest::Approx(100 * 0.15e-3 * 2.5e-3 / 4e-3).epsilon(1e-12));
+  CHECK(link_g(net, "big", "gpu") == ptsim_test::Approx(100 * 0.15e-3 * 2.5e-3 / 4e-3).epsilon(1e-12));
   // gpu over npu share a horizontal edge of 4 mm; heights 2.5 and 3.5 mm:
   // spreader R = (1.25 mm + 1.75 mm) / (400 * 1e-3 * 4e-3) = 1.875 K/W.
-  CHECK(link_g(net, "hsp_gpu", "hsp_npu") == doctest::Approx(1.0 / 1.875).epsilon(1e-12));
+  CHECK(link_g(net, "hsp_gpu", "hsp_npu") == ptsim_test::Approx(1.0 / 1.875).epsilon(1e-12));
   CHECK(link_g(net, "big", "npu") > 0.0);
   CHECK(link_g(net, "gpu", "inode_0") == 0.0);  // silicon has no periphery
 
@@ -126,10 +128,10 @@ TEST_CASE("block model: an edge's border links share the trapezoid resistance") 
   const double g_e = 1.2, r_sp1 = 5.5e-3 / (400 * 12e-3 * 1e-3);
   const double expected = 1.0 / (1.0 / g_e + r_sp1);
   CHECK(link_g(net, "hsp_gpu", "inode_1") + link_g(net, "hsp_npu", "inode_1") ==
-        doctest::Approx(expected).epsilon(1e-12));
+        ptsim_test::Approx(expected).epsilon(1e-12));
   // Each block's share is in proportion to its own half-block conductance: 2.5 : 3.5.
   CHECK(link_g(net, "hsp_gpu", "inode_1") / link_g(net, "hsp_npu", "inode_1") ==
-        doctest::Approx(2.5 / 3.5).epsilon(1e-12));
+        ptsim_test::Approx(2.5 / 3.5).epsilon(1e-12));
   CHECK(link_g(net, "hsp_big", "inode_1") == 0.0);  // big is not on the east edge
   // big alone on the west edge; big and gpu on the north edge, big and npu on the south one.
   CHECK(link_g(net, "hsp_big", "inode_0") > 0.0);
@@ -169,8 +171,8 @@ TEST_CASE("block model: single block rise equals the series/parallel resistance 
   const double r_per = pkg.t_spreader / (pkg.k_spreader * (0.04 * 0.02 / 4));
   const double r_sink = pkg.t_sink / (pkg.k_sink * pkg.s_sink * pkg.s_sink) + pkg.r_convec;
   const double r_total = r_si + r_tim + 1.0 / (1.0 / r_sp + 4.0 / (half + r_sp1 + r_per)) + r_sink;
-  CHECK(r_total == doctest::Approx(0.18886).epsilon(1e-4));  // the arithmetic in the comment
+  CHECK(r_total == ptsim_test::Approx(0.18886).epsilon(1e-4));  // the arithmetic in the comment
   const double p = 100.0, t_amb = 300.0;
   const auto t = steady_state(net, test::block_power(1, {p}), t_amb);
-  CHECK((t[0] - t_amb) == doctest::Approx(p * r_total).epsilon(5e-6));
+  CHECK((t[0] - t_amb) == ptsim_test::Approx(p * r_total).epsilon(5e-6));
 }

@@ -2,6 +2,8 @@
 // datacenter air stream, against the grid model, closed forms and HotSpot's own numbers.
 #include <doctest/doctest.h>
 
+#include "relative_approx.hpp"
+
 #include <cmath>
 #include <map>
 #include <string>
@@ -90,7 +92,7 @@ TEST_CASE("phone board: the SoC is cooler, the body unchanged (all heat still re
   for (std::size_t i = 0; i < 3; ++i) p0[plain.soc[i]] = p1[board.soc[i]] = P[i];
   const auto T0 = steady_state(plain.net, p0, t_amb), T1 = steady_state(board.net, p1, t_amb);
   for (const std::size_t n : {plain.frame, plain.battery, plain.skin_front, plain.skin_back})
-    CHECK(T1[n] == doctest::Approx(T0[n]).epsilon(1e-10));  // rounding of two solves
+    CHECK(T1[n] == ptsim_test::Approx(T0[n]).epsilon(1e-10));  // rounding of two solves
   for (std::size_t i = 0; i < 3; ++i) CHECK(T1[board.soc[i]] < T0[plain.soc[i]] - 0.1);
 }
 
@@ -113,7 +115,7 @@ TEST_CASE("phone board, closed form: one block, package and board no wider than 
   const double r_board = s.t_metal / (metal_layers.k * A) + s.t_c4 / (c4_underfill.k * A) + s.t_sub / (substrate.k * A) +
                          s.t_solder / (solder_balls.k * A) + s.t_pcb / (pcb.k * A) + s.r_convec_sec * s.s_pcb * s.s_pcb / A;
   const double r_par = 1.0 / (1.0 / c.r_soc_frame_K_per_W + 1.0 / r_board);
-  CHECK(T[p.soc[0]] - T[p.frame] == doctest::Approx(P * r_par).epsilon(1e-6));
+  CHECK(T[p.soc[0]] - T[p.frame] == ptsim_test::Approx(P * r_par).epsilon(1e-6));
 }
 
 TEST_CASE("air stream with a sink and fan: r_convec is HotSpot's package model's, and follows the fan's rpm") {
@@ -136,15 +138,15 @@ TEST_CASE("air stream with a sink and fan: r_convec is HotSpot's package model's
   air_stream_config ac;
   ac.dies.push_back(d);
   air_stream st(ac);
-  CHECK(st.r_convec(0) == doctest::Approx(0.378882).epsilon(2e-6));
+  CHECK(st.r_convec(0) == ptsim_test::Approx(0.378882).epsilon(2e-6));
   st.set_fan_speed(0.5);
   sink_fan_config half = s;
   half.rpm = 1250;
-  CHECK(st.r_convec(0) == doctest::Approx(forced_convection_r(half, 0.05, 380)).epsilon(1e-14));
+  CHECK(st.r_convec(0) == ptsim_test::Approx(forced_convection_r(half, 0.05, 380)).epsilon(1e-14));
   CHECK(st.r_convec(0) > 0.378882);  // a slower fan cools less
   // The die's own r_convec and the flow exponent are not used with a sink.
   d.package.r_convec = 123;
-  CHECK(convection_resistance(d, 1.0) == doctest::Approx(0.378882).epsilon(2e-6));
+  CHECK(convection_resistance(d, 1.0) == ptsim_test::Approx(0.378882).epsilon(2e-6));
   // A motor wider than the fan gives no air: refused.
   d.sink->motor_radius = 0.03;
   CHECK_THROWS_AS(convection_resistance(d, 1.0), std::invalid_argument);
@@ -269,6 +271,6 @@ TEST_CASE("secondary-path steady state: layered grid solver = conjugate gradient
     }
     CHECK(T[0] > t_amb + 1);
     CHECK(worst < 1e-8);
-    CHECK(out == doctest::Approx(in).epsilon(1e-10));
+    CHECK(out == ptsim_test::Approx(in).epsilon(1e-10));
   }
 }

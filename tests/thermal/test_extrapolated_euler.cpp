@@ -2,6 +2,8 @@
 // against the exact exponential integrator.
 #include <doctest/doctest.h>
 
+#include "relative_approx.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -34,7 +36,7 @@ TEST_CASE("stable for any step: the amplification stays within [-1, 1] and vanis
     s.step(&zero);
     const double amp = s.temperatures()[0] - t_amb;
     CHECK(std::abs(amp) <= 1.0);
-    if (x <= 0.5) CHECK(amp == doctest::Approx(std::exp(-x)).epsilon(x * x * x));
+    if (x <= 0.5) CHECK(amp == ptsim_test::Approx(std::exp(-x)).epsilon(x * x * x));
     if (x >= 1e6) CHECK(std::abs(amp) < 1e-5);
   }
 }
@@ -102,7 +104,7 @@ TEST_CASE("undo_step restores the state before the last step") {
     s.undo_step();
     CHECK(s.temperatures() == t1);
     CHECK(s.ambient_energy_J() == e1);
-    CHECK(s.time() == doctest::Approx(0.01));
+    CHECK(s.time() == ptsim_test::Approx(0.01));
     CHECK_THROWS_AS(s.undo_step(), std::logic_error);
   }
 }

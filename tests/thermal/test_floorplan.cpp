@@ -1,6 +1,8 @@
 // Floorplan validation, bounding box, adjacency and problems().
 #include <doctest/doctest.h>
 
+#include "relative_approx.hpp"
+
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -45,10 +47,10 @@ TEST_CASE("index_of and bounding box") {
   CHECK(fp.index_of("y") == 1);
   CHECK_THROWS_WITH_AS(fp.index_of("zz"), doctest::Contains("'zz'"), std::out_of_range);
   // x spans [1, 3] mm, y spans [3, 4] mm and [3, 4] mm x [2, 6] mm: box [1, 4] x [2, 6] mm.
-  CHECK(fp.min_x() == doctest::Approx(1 * mm));
-  CHECK(fp.min_y() == doctest::Approx(2 * mm));
-  CHECK(fp.width() == doctest::Approx(3 * mm));
-  CHECK(fp.height() == doctest::Approx(4 * mm));
+  CHECK(fp.min_x() == ptsim_test::Approx(1 * mm));
+  CHECK(fp.min_y() == ptsim_test::Approx(2 * mm));
+  CHECK(fp.width() == ptsim_test::Approx(3 * mm));
+  CHECK(fp.height() == ptsim_test::Approx(4 * mm));
 }
 
 TEST_CASE("adjacencies: shared edges, not corners") {
@@ -57,7 +59,7 @@ TEST_CASE("adjacencies: shared edges, not corners") {
   REQUIRE(adj.size() == 4);
   int vertical = 0;
   for (const auto& e : adj) {
-    CHECK(e.shared_length_m == doctest::Approx(1 * mm));
+    CHECK(e.shared_length_m == ptsim_test::Approx(1 * mm));
     CHECK_FALSE(((e.a == 0 && e.b == 3) || (e.a == 1 && e.b == 2)));
     if (e.vertical_edge) {
       ++vertical;
@@ -73,7 +75,7 @@ TEST_CASE("adjacency tolerance is 1e-6 m on the edge position") {
   const auto adj = near.adjacencies();
   REQUIRE(adj.size() == 1);
   CHECK(adj[0].vertical_edge);
-  CHECK(adj[0].shared_length_m == doctest::Approx(0.5 * mm));
+  CHECK(adj[0].shared_length_m == ptsim_test::Approx(0.5 * mm));
   const floorplan far({{"a", 1 * mm, 1 * mm, 0, 0}, {"c", 1 * mm, 1 * mm, 1 * mm + 2e-6, 0}});
   CHECK(far.adjacencies().empty());
 }

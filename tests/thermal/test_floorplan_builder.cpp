@@ -1,6 +1,8 @@
 // Floorplans generated from component lists.
 #include <doctest/doctest.h>
 
+#include "relative_approx.hpp"
+
 #include <cmath>
 #include <sstream>
 
@@ -28,11 +30,11 @@ TEST_CASE("exact areas, a tiled die of the requested aspect, in the caller's ord
   REQUIRE(fp.size() == soc.size());
   for (std::size_t i = 0; i < soc.size(); ++i) {
     CHECK(fp.blocks()[i].name == soc[i].name);
-    CHECK(fp.blocks()[i].area() == doctest::Approx(soc[i].area_m2).epsilon(1e-12));
+    CHECK(fp.blocks()[i].area() == ptsim_test::Approx(soc[i].area_m2).epsilon(1e-12));
   }
   CHECK(fp.problems().empty());  // no overlaps, no gaps
-  CHECK(fp.width() / fp.height() == doctest::Approx(1.5).epsilon(1e-12));
-  CHECK(fp.width() * fp.height() == doctest::Approx(46 * mm2).epsilon(1e-12));
+  CHECK(fp.width() / fp.height() == ptsim_test::Approx(1.5).epsilon(1e-12));
+  CHECK(fp.width() * fp.height() == ptsim_test::Approx(46 * mm2).epsilon(1e-12));
   CHECK(fp.min_x() == 0.0);
   CHECK(fp.min_y() == 0.0);
   // Blocks touch along shared edges, so the HotSpot model links them laterally.
@@ -51,7 +53,7 @@ TEST_CASE("aspect preferences steer the cuts; white space keeps the die tiled") 
   double white = 0;
   for (const block& b : spaced.blocks())
     if (b.name.rfind("whitespace_", 0) == 0) white += b.area();
-  CHECK(white / (spaced.width() * spaced.height()) == doctest::Approx(0.2).epsilon(1e-12));
+  CHECK(white / (spaced.width() * spaced.height()) == ptsim_test::Approx(0.2).epsilon(1e-12));
 }
 
 TEST_CASE("written as .flp, read back identically") {
@@ -86,10 +88,10 @@ void check_sound(const floorplan& fp, const std::vector<floorplan_component>& c,
   CHECK(fp.problems().empty());  // no overlap, no gap
   double used = 0;
   for (const auto& k : c) {
-    CHECK(fp.blocks()[fp.index_of(k.name)].area() == doctest::Approx(k.area_m2).epsilon(1e-12));
+    CHECK(fp.blocks()[fp.index_of(k.name)].area() == ptsim_test::Approx(k.area_m2).epsilon(1e-12));
     used += k.area_m2;
   }
-  CHECK(fp.width() * fp.height() == doctest::Approx(used / (1 - whitespace)).epsilon(1e-12));
+  CHECK(fp.width() * fp.height() == ptsim_test::Approx(used / (1 - whitespace)).epsilon(1e-12));
 }
 }  // namespace
 
@@ -107,8 +109,8 @@ TEST_CASE("next_to: four equal squares, the diagonal pair of the plain layout ma
   CHECK(unmet_neighbours(c, fp).empty());
   // Still four 1 mm squares in a 2 mm die: the hint changes the arrangement, not the shapes.
   for (const block& b : fp.blocks()) {
-    CHECK(b.width_m == doctest::Approx(1e-3).epsilon(1e-12));
-    CHECK(b.height_m == doctest::Approx(1e-3).epsilon(1e-12));
+    CHECK(b.width_m == ptsim_test::Approx(1e-3).epsilon(1e-12));
+    CHECK(b.height_m == ptsim_test::Approx(1e-3).epsilon(1e-12));
   }
   CHECK(unmet_neighbours(c, plain) == std::vector<std::pair<std::string, std::string>>{{"a", "d"}});
 }

@@ -1,6 +1,8 @@
 // The grid model against closed forms, the block model, conservation laws and symmetry.
 #include <doctest/doctest.h>
 
+#include "relative_approx.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -46,11 +48,11 @@ TEST_CASE("a 1 x 1 grid is the block model of a one-block die, node for node") {
   const compact_model block = make_block_compact_model(fp, pkg);
   REQUIRE(grid.net.size() == block.net.size());  // 4 + 12 nodes
   for (std::size_t k = 0; k < grid.net.size(); ++k) {
-    CHECK(grid.net.capacitance(k) == doctest::Approx(block.net.capacitance(k)).epsilon(1e-12));
-    CHECK(grid.net.ambient_conductance(k) == doctest::Approx(block.net.ambient_conductance(k)).epsilon(1e-12));
+    CHECK(grid.net.capacitance(k) == ptsim_test::Approx(block.net.capacitance(k)).epsilon(1e-12));
+    CHECK(grid.net.ambient_conductance(k) == ptsim_test::Approx(block.net.ambient_conductance(k)).epsilon(1e-12));
   }
   const auto tg = steady(grid, {25.0}), tb = steady(block, {25.0});
-  for (std::size_t k = 0; k < tg.size(); ++k) CHECK(tg[k] == doctest::Approx(tb[k]).epsilon(1e-12));
+  for (std::size_t k = 0; k < tg.size(); ++k) CHECK(tg[k] == ptsim_test::Approx(tb[k]).epsilon(1e-12));
   // The probes carry HotSpot's names in HotSpot's order.
   CHECK(grid.probes[0].name == "die");
   CHECK(grid.probes[1].name == "iface_die");
@@ -106,14 +108,14 @@ TEST_CASE("block power is conserved over cells that do not align with blocks") {
   for (const power_input& in : m.inputs) {
     double sum = 0;
     for (const node_weight& w : in.spread) sum += w.weight;
-    CHECK(sum == doctest::Approx(1.0).epsilon(1e-12));
+    CHECK(sum == ptsim_test::Approx(1.0).epsilon(1e-12));
   }
   // Steady state: all the power leaves through the ambient conductances.
   const std::vector<double> p{6.0, 3.0, 1.5};
   const auto t = steady(m, p);
   double out = 0;
   for (std::size_t k = 0; k < t.size(); ++k) out += m.net.ambient_conductance(k) * (t[k] - t_amb);
-  CHECK(out == doctest::Approx(10.5).epsilon(1e-9));
+  CHECK(out == ptsim_test::Approx(10.5).epsilon(1e-9));
 }
 
 TEST_CASE("a symmetric die with equal power stays symmetric") {
@@ -182,15 +184,15 @@ TEST_CASE("lateral resistances: geometric, or HotSpot's swapped ones on non-squa
   grid_config g = default_grid(floorplan({{"die", 4 * mm, 1 * mm, 0, 0}}), 1, 2);
   const double k = g.package.k_chip, t = g.package.t_chip, cw = 2 * mm, ch = 1 * mm;
   g.hotspot_lateral = false;
-  CHECK(link_g(build_grid_model(g).net, 0, 1) == doctest::Approx(k * ch * t / cw).epsilon(1e-12));
+  CHECK(link_g(build_grid_model(g).net, 0, 1) == ptsim_test::Approx(k * ch * t / cw).epsilon(1e-12));
   g.hotspot_lateral = true;  // HotSpot 7: ry = ch/(k cw t) between east-west neighbours
-  CHECK(link_g(build_grid_model(g).net, 0, 1) == doctest::Approx(k * cw * t / ch).epsilon(1e-12));
+  CHECK(link_g(build_grid_model(g).net, 0, 1) == ptsim_test::Approx(k * cw * t / ch).epsilon(1e-12));
   // Square cells: the two agree.
   grid_config sq = default_grid(floorplan({{"die", 4 * mm, 2 * mm, 0, 0}}), 1, 2);
   sq.hotspot_lateral = false;
   const double a = link_g(build_grid_model(sq).net, 0, 1);
   sq.hotspot_lateral = true;
-  CHECK(link_g(build_grid_model(sq).net, 0, 1) == doctest::Approx(a).epsilon(1e-14));
+  CHECK(link_g(build_grid_model(sq).net, 0, 1) == ptsim_test::Approx(a).epsilon(1e-14));
 }
 
 TEST_CASE("map modes: avg, min, max and centre cells, as HotSpot") {
@@ -206,12 +208,12 @@ TEST_CASE("map modes: avg, min, max and centre cells, as HotSpot") {
     grid_config g = default_grid(fp, 4, 4);
     g.map_mode = mode;
     const compact_model m = build_grid_model(g);
-    CHECK(m.probe_temperature(0, T) == doctest::Approx(want));
+    CHECK(m.probe_temperature(0, T) == ptsim_test::Approx(want));
   }
   // Centre of the 1 x 4 cell column "w" (rows 0..3, an even count): rows 1 and 2 of column 0.
   grid_config g = default_grid(fp, 4, 4);
   g.map_mode = grid_map_mode::center;
-  CHECK(build_grid_model(g).probe_temperature(1, T) == doctest::Approx((304.0 + 308.0) / 2));
+  CHECK(build_grid_model(g).probe_temperature(1, T) == ptsim_test::Approx((304.0 + 308.0) / 2));
 }
 
 TEST_CASE("layers of unequal extent share one grid over their union") {
@@ -260,8 +262,8 @@ TEST_CASE("per-block materials (detailed_3D): locked cells, mixed cells, HotSpot
   const double area = 1 * mm * 1 * mm;
   // Cell 0 lies inside "a": it takes a's conductivity (100 W/(m K)) and heat capacity.
   // Layer 0's node sits at its top and the next layer's at its centre: R = t0/(k A) + t1/(2 k1 A).
-  CHECK(link_g(m.net, 0, 2) == doctest::Approx(1.0 / (t0 / (100 * area) + t1 / (2 * 50 * area))));
-  CHECK(m.net.capacitance(0) == doctest::Approx(0.333 * 2e6 * t0 * area));
+  CHECK(link_g(m.net, 0, 2) == ptsim_test::Approx(1.0 / (t0 / (100 * area) + t1 / (2 * 50 * area))));
+  CHECK(m.net.capacitance(0) == ptsim_test::Approx(0.333 * 2e6 * t0 * area));
   // Cell 1 is half "a", half "b": occupancy-weighted parallel conductance (100/2 + 20/2).
-  CHECK(link_g(m.net, 1, 3) == doctest::Approx(1.0 / (t0 / (60 * area) + t1 / (2 * 50 * area))));
+  CHECK(link_g(m.net, 1, 3) == ptsim_test::Approx(1.0 / (t0 / (60 * area) + t1 / (2 * 50 * area))));
 }

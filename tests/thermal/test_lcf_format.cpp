@@ -1,6 +1,8 @@
 // Layer configuration files and materials files.
 #include <doctest/doctest.h>
 
+#include "relative_approx.hpp"
+
 #include <functional>
 #include <stdexcept>
 
@@ -40,7 +42,7 @@ TEST_CASE("lcf: layers sorted by number, Y/N flags, resistivity or material") {
   CHECK(layers[0].lateral);
   CHECK(layers[0].power);
   CHECK(layers[0].heat_capacity_J_per_m3K == 1.75e6);
-  CHECK(layers[0].conductivity_W_per_mK == doctest::Approx(100.0));
+  CHECK(layers[0].conductivity_W_per_mK == ptsim_test::Approx(100.0));
   CHECK(layers[0].thickness_m == 0.00015);
   CHECK(layers[0].floorplan_file == "die.flp");
   CHECK(layers[0].source == "stack.lcf:9");

@@ -1,6 +1,8 @@
 // Temperature-dependent leakage: steady fixed point, transient coupling order, runaway.
 #include <doctest/doctest.h>
 
+#include "relative_approx.hpp"
+
 #include <cmath>
 
 #include "fixtures.hpp"
@@ -30,8 +32,8 @@ input_power_fn exp_leak(double a, double b) {
 
 TEST_CASE("HotSpot's leakage model") {
   const exponential_leakage l;
-  CHECK(l.power_W(1e-4, 383.15) == doctest::Approx(1.5));  // alpha * A at the base temperature
-  CHECK(l.power_W(1e-4, 383.15 + 1 / 0.036) == doctest::Approx(1.5 * std::exp(1.0)));
+  CHECK(l.power_W(1e-4, 383.15) == ptsim_test::Approx(1.5));  // alpha * A at the base temperature
+  CHECK(l.power_W(1e-4, 383.15 + 1 / 0.036) == ptsim_test::Approx(1.5 * std::exp(1.0)));
 }
 
 TEST_CASE("steady state with leakage solves T = T_amb + R (P + L(T))") {
@@ -40,7 +42,7 @@ TEST_CASE("steady state with leakage solves T = T_amb + R (P + L(T))") {
   const steady_solver s(m.net);
   const auto T = steady_state(m, s, {p}, exp_leak(a, b), t_amb);
   const double t = T[0];
-  CHECK(t == doctest::Approx(t_amb + r * (p + a * std::exp(b * (t - t_amb)))).epsilon(1e-9));
+  CHECK(t == ptsim_test::Approx(t_amb + r * (p + a * std::exp(b * (t - t_amb)))).epsilon(1e-9));
   CHECK(t > t_amb + r * p);  // leakage heats
 }
 
@@ -86,15 +88,15 @@ TEST_CASE("transient coupling: first order explicit, second order Heun, both rea
   CAPTURE(ex2);
   CAPTURE(he1);
   CAPTURE(he2);
-  CHECK(ex1 / ex2 == doctest::Approx(2.0).epsilon(0.15));  // first order
-  CHECK(he1 / he2 == doctest::Approx(4.0).epsilon(0.25));  // second order
+  CHECK(ex1 / ex2 == ptsim_test::Approx(2.0).epsilon(0.15));  // first order
+  CHECK(he1 / he2 == ptsim_test::Approx(4.0).epsilon(0.25));  // second order
   CHECK(std::abs(he2) < std::abs(ex2) / 10);
   // Long run: the transient settles on the steady fixed point.
   transient_solver s(m.net, 0.5, 1, t_amb, integration_method::exponential);
   coupled_transient ct(m, s, leak);
   for (int k = 0; k < 200; ++k) ct.step(&p);
   const steady_solver ss(m.net);
-  CHECK(s.temperatures()[0] == doctest::Approx(steady_state(m, ss, {p}, leak, t_amb)[0]).epsilon(1e-9));
+  CHECK(s.temperatures()[0] == ptsim_test::Approx(steady_state(m, ss, {p}, leak, t_amb)[0]).epsilon(1e-9));
 }
 
 TEST_CASE("transient runaway stops with the node and the time") {

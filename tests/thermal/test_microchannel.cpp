@@ -2,6 +2,8 @@
 // and the grid model's heat balance with coolant advection.
 #include <doctest/doctest.h>
 
+#include "relative_approx.hpp"
+
 #include <cmath>
 #include <numeric>
 #include <stdexcept>
@@ -85,12 +87,12 @@ TEST_CASE("hydraulic conductance: HotSpot's rectangular-duct formula and its squ
   c.coolant_visc = 1e-3;
   // w = 200 um wide, t = 100 um high, L = 200 um: (1 - 0.63 * 0.5) (100 um)^3 (200 um) / (12 mu L).
   const double g = hydraulic_conductance(c, 200e-6, 200e-6, 100e-6);
-  CHECK(g == doctest::Approx((1 - 0.315) * 1e-12 * 200e-6 / (12 * 1e-3 * 200e-6)).epsilon(1e-12));
+  CHECK(g == ptsim_test::Approx((1 - 0.315) * 1e-12 * 200e-6 / (12 * 1e-3 * 200e-6)).epsilon(1e-12));
   // Swapping width and height gives the same duct.
-  CHECK(hydraulic_conductance(c, 100e-6, 200e-6, 200e-6) == doctest::Approx(g).epsilon(1e-12));
+  CHECK(hydraulic_conductance(c, 100e-6, 200e-6, 200e-6) == ptsim_test::Approx(g).epsilon(1e-12));
   // Square: 0.42229 t^4 / (12 mu L).
   CHECK(hydraulic_conductance(c, 100e-6, 300e-6, 100e-6) ==
-        doctest::Approx(0.42229 * 1e-16 / (12 * 1e-3 * 300e-6)).epsilon(1e-12));
+        ptsim_test::Approx(0.42229 * 1e-16 / (12 * 1e-3 * 300e-6)).epsilon(1e-12));
 }
 
 TEST_CASE("a straight channel: pressure falls linearly, the flow is P g / (links), as Kirchhoff's law") {
@@ -100,12 +102,12 @@ TEST_CASE("a straight channel: pressure falls linearly, the flow is P g / (links
   const double g = 2e-11;
   const std::vector<double> p = channel_pressures(n, c, g);
   // 10 cells in series, 9 links: each drops 1000 Pa.
-  for (std::size_t j = 0; j < cols; ++j) CHECK(p[cols + j] == doctest::Approx(9000 - 1000.0 * j).epsilon(1e-12));
+  for (std::size_t j = 0; j < cols; ++j) CHECK(p[cols + j] == ptsim_test::Approx(9000 - 1000.0 * j).epsilon(1e-12));
   CHECK(p[0] == 0);  // walls carry no pressure
   // A pump with internal resistance R in series: Q = P / (R + 9/g).
   c.pump_internal_res = 9 / g;
   const std::vector<double> q = channel_pressures(n, c, g);
-  CHECK(g * (q[cols] - q[cols + 1]) == doctest::Approx(9000 / (2 * 9 / g)).epsilon(1e-10));
+  CHECK(g * (q[cols] - q[cols + 1]) == ptsim_test::Approx(9000 / (2 * 9 / g)).epsilon(1e-10));
 }
 
 TEST_CASE("network files: every malformed line names file:line(:column)") {
@@ -152,7 +154,7 @@ TEST_CASE("steady state with a coolant: the power leaves through the sink and th
     const std::size_t inlet = r * c + c, outlet = inlet + c - 1;  // layer 1, row 1, first and last column
     const double to_coolant = mc.coolant_capac * Q * (T[outlet] - mc.inlet_temperature_K);
     CHECK(to_coolant > 0.05 * watts);  // the coolant takes a real share (not a vanishing term)
-    CHECK(to_ambient + to_coolant == doctest::Approx(watts).epsilon(1e-9));
+    CHECK(to_ambient + to_coolant == ptsim_test::Approx(watts).epsilon(1e-9));
     // The coolant warms from inlet to outlet.
     CHECK(T[outlet] > T[inlet]);
   }
@@ -163,11 +165,11 @@ TEST_CASE("no power and the coolant entering at ambient: every node stays at amb
   mc.inlet_temperature_K = 318.15;
   const compact_model m = build_grid_model(channel_stack(mc));
   const std::vector<double> zero(m.net.size(), 0.0);
-  for (double t : steady_state(m.net, zero, 318.15)) CHECK(t == doctest::Approx(318.15).epsilon(1e-12));
+  for (double t : steady_state(m.net, zero, 318.15)) CHECK(t == ptsim_test::Approx(318.15).epsilon(1e-12));
   transient_solver s(m.net, 1e-3, 1, 318.15, integration_method::extrapolated_euler);
   s.set_temperatures(std::vector<double>(m.net.size(), 318.15));
   s.step(zero.data());
-  for (double t : s.temperatures()) CHECK(t == doctest::Approx(318.15).epsilon(1e-12));
+  for (double t : s.temperatures()) CHECK(t == ptsim_test::Approx(318.15).epsilon(1e-12));
   CHECK_THROWS_AS(transient_solver(m.net, 1e-3, 1, 318.15, integration_method::exponential), std::invalid_argument);
 }
 
@@ -185,7 +187,7 @@ TEST_CASE("a transient with constant power and coolant settles at the steady sta
     s.set_temperatures(std::vector<double>(m.net.size(), 305));
     for (int k = 0; k < 200; ++k) s.step(p.data());  // 2000 s: many times the sink's time constant
     for (std::size_t k = 0; k < steady.size(); ++k)
-      CHECK(s.temperatures()[k] == doctest::Approx(steady[k]).epsilon(1e-9));
+      CHECK(s.temperatures()[k] == ptsim_test::Approx(steady[k]).epsilon(1e-9));
   }
 }
 

@@ -1,6 +1,8 @@
 // One RC node driven by a power step: T(t) = T_amb + P R (1 - e^{-t/RC}).
 #include <doctest/doctest.h>
 
+#include "relative_approx.hpp"
+
 #include <cmath>
 
 #include "ptsim/thermal/solver.hpp"
@@ -26,7 +28,7 @@ TEST_CASE("one node, exponential integrator: exact to 1e-9 K") {
   CHECK(s.temperatures()[0] == t_amb);  // starts at ambient
   for (int k = 1; k <= 200; ++k) {      // 100 s = 5 tau
     s.step(&p);
-    CHECK(s.time() == doctest::Approx(0.5 * k));
+    CHECK(s.time() == ptsim_test::Approx(0.5 * k));
     CHECK(std::abs(s.temperatures()[0] - exact(s.time())) < 1e-9);
   }
 }

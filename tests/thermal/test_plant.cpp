@@ -2,6 +2,8 @@
 // initial states, fans.
 #include <doctest/doctest.h>
 
+#include "relative_approx.hpp"
+
 #include <cmath>
 #include <stdexcept>
 
@@ -50,7 +52,7 @@ TEST_CASE("phone plant: blocks first, skins reported, steady heat all leaves thr
   // Heat leaves only by the skins' film coefficients: h A (T_skin - T_amb) sums to 4 W.
   const double out = c.phone.h_front_W_per_m2K * c.phone.area_front_m2 * (n[2] - amb) +
                      c.phone.h_back_W_per_m2K * c.phone.area_back_m2 * (n[3] - amb);
-  CHECK(out == doctest::Approx(4.0).epsilon(1e-9));
+  CHECK(out == ptsim_test::Approx(4.0).epsilon(1e-9));
   // Hotter towards the die: block > frame > skins > ambient.
   CHECK(p.block_temperatures_K()[0] > n[0]);
   CHECK(n[0] > n[3]);
@@ -74,23 +76,23 @@ TEST_CASE("datacenter plant: inlet downstream = upstream + Q / (m_dot c_p); fan 
   const double amb = c.ambient.value();
   const auto& in = p.node_temperatures_K();
   CHECK(in[0] == amb);
-  CHECK(in[1] == doctest::Approx(amb + 300.0 / mcp).epsilon(1e-12));
+  CHECK(in[1] == ptsim_test::Approx(amb + 300.0 / mcp).epsilon(1e-12));
   CHECK(in[2] == amb);  // its own stream
   // Isothermal sink at inlet + Q r_convec(s), r_convec(s) = 0.12 s^-0.8: the die above it.
   const double r = 0.12 * std::pow(0.5, -0.8);
   CHECK(p.block_temperatures_K()[1] > in[1] + 200.0 * r);
   // Transient from the steady state: the air carries what the sinks give, unchanged.
   for (int k = 0; k < 10; ++k) p.step(P);
-  CHECK(p.node_temperatures_K()[1] == doctest::Approx(amb + 300.0 / mcp).epsilon(1e-9));
+  CHECK(p.node_temperatures_K()[1] == ptsim_test::Approx(amb + 300.0 / mcp).epsilon(1e-9));
   // Two streams of fans at speed 0.5: 2 x 15 W x 0.125; at speed 1, 8 times that.
-  CHECK(p.fan_power_W() == doctest::Approx(2 * 15.0 * 0.125).epsilon(1e-12));
+  CHECK(p.fan_power_W() == ptsim_test::Approx(2 * 15.0 * 0.125).epsilon(1e-12));
   p.set_fan_speed(1.0);
-  CHECK(p.fan_power_W() == doctest::Approx(30.0).epsilon(1e-12));
+  CHECK(p.fan_power_W() == ptsim_test::Approx(30.0).epsilon(1e-12));
   // Faster fans: lower temperatures, and the steady preheat halves with twice the flow.
   const double hot = p.block_temperatures_K()[1];
   p.set_steady(P);
   CHECK(p.block_temperatures_K()[1] < hot - 10.0);
-  CHECK(p.node_temperatures_K()[1] == doctest::Approx(amb + 300.0 / (2 * mcp)).epsilon(1e-12));
+  CHECK(p.node_temperatures_K()[1] == ptsim_test::Approx(amb + 300.0 / (2 * mcp)).epsilon(1e-12));
   // Speed changes keep the node temperatures (only the convection changes).
   const auto T = p.block_temperatures_K();
   p.set_fan_speed(0.5);

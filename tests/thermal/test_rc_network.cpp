@@ -1,6 +1,8 @@
 // rc_network validation and bookkeeping.
 #include <doctest/doctest.h>
 
+#include "relative_approx.hpp"
+
 #include <limits>
 #include <stdexcept>
 
@@ -41,6 +43,6 @@ TEST_CASE("repeated connect adds conductances") {
   net.connect(b, a, 1.0);
   net.connect_ambient(b, 1.0);
   const auto t = steady_state(net, {1.0, 0.0}, 300.0);
-  CHECK(t[a] == doctest::Approx(301.5).epsilon(1e-14));
-  CHECK(t[b] == doctest::Approx(301.0).epsilon(1e-14));
+  CHECK(t[a] == ptsim_test::Approx(301.5).epsilon(1e-14));
+  CHECK(t[b] == ptsim_test::Approx(301.0).epsilon(1e-14));
 }

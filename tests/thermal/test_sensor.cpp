@@ -1,6 +1,8 @@
 // Zone sensors: first-order lag against its closed form, seeded noise.
 #include <doctest/doctest.h>
 
+#include "relative_approx.hpp"
+
 #include <cmath>
 #include <stdexcept>
 #include <vector>
@@ -18,7 +20,7 @@ TEST_CASE("sensor lag: a step reads T1 - (T1 - T0) exp(-t / tau) at every update
     CHECK(s.reading() == T0);
     for (int k = 1; k <= 50; ++k) {
       const double want = T1 - (T1 - T0) * std::exp(-k * dt / tau);
-      CHECK(s.update(T1) == doctest::Approx(want).epsilon(1e-12));
+      CHECK(s.update(T1) == ptsim_test::Approx(want).epsilon(1e-12));
     }
   }
   // Without a time constant the sensor follows its node exactly.
@@ -45,7 +47,7 @@ TEST_CASE("sensor noise: the same seed gives the same readings, another seed oth
   const double sd = std::sqrt(var / static_cast<double>(a.size() - 1));
   // 20,000 draws: the mean's standard error is 0.5/141 = 0.0035 K, the s.d.'s 0.0025 K.
   CHECK(std::abs(mean) < 0.015);
-  CHECK(sd == doctest::Approx(0.5).epsilon(0.02));
+  CHECK(sd == ptsim_test::Approx(0.5).epsilon(0.02));
   // Noise does not enter the lag state.
   sensor s(1e-3, 1.0, 2.0, 3);
   s.reset(300.0);

@@ -1,6 +1,8 @@
 // Steady state: closed forms, the transient's limit, symmetry.
 #include <doctest/doctest.h>
 
+#include "relative_approx.hpp"
+
 #include <cmath>
 
 #include "fixtures.hpp"
@@ -25,8 +27,8 @@ TEST_CASE("steady state of a chain: series resistances") {
   net.connect(a, b, 0.5);
   net.connect_ambient(b, 0.25);
   const auto t = steady_state(net, {2.0, 0.0}, t_amb);
-  CHECK(t[a] == doctest::Approx(312.0).epsilon(1e-14));
-  CHECK(t[b] == doctest::Approx(308.0).epsilon(1e-14));
+  CHECK(t[a] == ptsim_test::Approx(312.0).epsilon(1e-14));
+  CHECK(t[b] == ptsim_test::Approx(308.0).epsilon(1e-14));
   CHECK_THROWS_AS(steady_state(net, {1.0}, t_amb), std::invalid_argument);
 }
 
@@ -51,7 +53,7 @@ TEST_CASE("steady state is the limit of both transient integrators") {
     transient_solver s(net, 1000.0, 1, t_amb, method);
     for (int k = 0; k < 50; ++k) s.step(p.data());
     for (std::size_t i = 0; i < net.size(); ++i)
-      CHECK(s.temperatures()[i] == doctest::Approx(ss[i]).epsilon(1e-9));
+      CHECK(s.temperatures()[i] == ptsim_test::Approx(ss[i]).epsilon(1e-9));
   }
   for (double t : ss) CHECK(t > t_amb);
 }

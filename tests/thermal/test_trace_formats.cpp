@@ -1,6 +1,8 @@
 // .ptrace reading; .ttrace, .steady and grid temperature writing; .steady reading.
 #include <doctest/doctest.h>
 
+#include "relative_approx.hpp"
+
 #include <functional>
 #include <sstream>
 #include <stdexcept>
@@ -79,7 +81,7 @@ TEST_CASE(".steady written and read back at full precision") {
   REQUIRE(back.size() == 3);
   for (std::size_t i = 0; i < 3; ++i) {
     CHECK(back[i].name == names[i]);
-    CHECK(back[i].T_K == doctest::Approx(t[i]).epsilon(1e-12));
+    CHECK(back[i].T_K == ptsim_test::Approx(t[i]).epsilon(1e-12));
     CHECK(back[i].line == i + 1);
   }
   CHECK(error_of([&] { parse_steady("# c\ncore 300\ncore\n", "x.steady"); }) ==

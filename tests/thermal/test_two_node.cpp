@@ -1,6 +1,8 @@
 // Two coupled nodes against their eigen-decomposition, written out by hand.
 #include <doctest/doctest.h>
 
+#include "relative_approx.hpp"
+
 #include <cmath>
 
 #include "ptsim/thermal/solver.hpp"
@@ -42,8 +44,8 @@ TEST_CASE("two nodes: the closed form satisfies its own equations") {
   const double t = 0.7, eps = 1e-6;
   const double d1 = (rise1(t + eps) - rise1(t - eps)) / (2 * eps);
   const double d2 = (rise2(t + eps) - rise2(t - eps)) / (2 * eps);
-  CHECK(2.0 * d1 == doctest::Approx(-(2.0 * rise1(t) - rise2(t))).epsilon(1e-8));
-  CHECK(1.0 * d2 == doctest::Approx(p - (rise2(t) - rise1(t))).epsilon(1e-8));
+  CHECK(2.0 * d1 == ptsim_test::Approx(-(2.0 * rise1(t) - rise2(t))).epsilon(1e-8));
+  CHECK(1.0 * d2 == ptsim_test::Approx(p - (rise2(t) - rise1(t))).epsilon(1e-8));
 }
 
 TEST_CASE("two nodes, exponential integrator: exact to 1e-9 K") {

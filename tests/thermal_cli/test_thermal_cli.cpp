@@ -1,5 +1,7 @@
 // End to end: the ptsim executable's `thermal` subcommand, run as a HotSpot script would.
 #include <doctest/doctest.h>
+
+#include "relative_approx.hpp"
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -372,7 +374,7 @@ TEST_CASE("-use_microchannels 1: every node's steady temperature and the SuperLU
     const std::vector<double> ours = ttrace_values(w.read("s.ttrace"));
     const std::vector<double> ref = ttrace_values(w.read(std::string(c.stem) + ".hotspot.ttrace"));
     REQUIRE(ours.size() == ref.size());
-    for (std::size_t i = 0; i < ours.size(); ++i) CHECK(ours[i] == doctest::Approx(ref[i]).epsilon(1e-8));
+    for (std::size_t i = 0; i < ours.size(); ++i) CHECK(ours[i] == ptsim_test::Approx(ref[i]).epsilon(1e-8));
   }
   // ptsim's default integrator is not first order: on micro's 2 ms rows it is 1.3 K from the
   // SuperLU build's single step (and within 0.001 K of 4000 backward-Euler sub-steps).

@@ -1,6 +1,8 @@
 // activity_ledger: intervals and bytes attributed to control periods of 1 ms.
 #include <doctest/doctest.h>
 
+#include "relative_approx.hpp"
+
 #include "approx.hpp"
 
 #include "ptsim/tlm_models/activity_ledger.hpp"
@@ -90,8 +92,8 @@ TEST_CASE("activity_ledger: intervals far into a run, starting on a rounded boun
     booked += a.compute_s;
     ops += a.ops;
   }
-  CHECK(booked == doctest::Approx(2.5e-3).epsilon(1e-9));
-  CHECK(ops == doctest::Approx(10).epsilon(1e-9));
+  CHECK(booked == ptsim_test::Approx(2.5e-3).epsilon(1e-9));
+  CHECK(ops == ptsim_test::Approx(10).epsilon(1e-9));
 }
 
 TEST_CASE("activity_ledger: an interval of days costs one segment, attributed period by period") {

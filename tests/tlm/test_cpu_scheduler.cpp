@@ -4,6 +4,8 @@
 // scenarios/presets/phone-flagship.yaml). One CPU per performance domain (per-core layout).
 #include <doctest/doctest.h>
 
+#include "relative_approx.hpp"
+
 #include <cmath>
 
 #include "approx.hpp"
@@ -184,7 +186,7 @@ TEST_CASE("PELT: util after t of running from 0 is 1024 (1 - 0.5^(t / 32 segment
     q.accumulate(1000, true, 1.0);
     if (ms == 8 || ms == 32 || ms == 100) {
       const double closed = 1024 * (1 - std::pow(0.5, ms / 1.024 / 32));
-      CHECK(static_cast<double>(q.util_avg()) == doctest::Approx(closed).epsilon(0.01));
+      CHECK(static_cast<double>(q.util_avg()) == ptsim_test::Approx(closed).epsilon(0.01));
     }
   }
 }
@@ -196,14 +198,14 @@ TEST_CASE("PELT: decay while sleeping halves the util every 32 segments; invaria
   CHECK(full >= 1000);
   CHECK(full <= 1024);
   p.accumulate(32 * 1024, false, 1.0);
-  CHECK(static_cast<double>(p.util_avg()) == doctest::Approx(full / 2).epsilon(0.005));
+  CHECK(static_cast<double>(p.util_avg()) == ptsim_test::Approx(full / 2).epsilon(0.005));
   // Always running at half the top frequency: util converges to 512; on a capacity-160 CPU
   // at its top frequency, to 160 (frequency and capacity invariance).
   pelt_signal h, l;
   h.accumulate(2'000'000, true, 0.5);
   l.accumulate(2'000'000, true, 160.0 / 1024);
-  CHECK(static_cast<double>(h.util_avg()) == doctest::Approx(512).epsilon(0.01));
-  CHECK(static_cast<double>(l.util_avg()) == doctest::Approx(160).epsilon(0.01));
+  CHECK(static_cast<double>(h.util_avg()) == ptsim_test::Approx(512).epsilon(0.01));
+  CHECK(static_cast<double>(l.util_avg()) == ptsim_test::Approx(160).epsilon(0.01));
 }
 
 TEST_CASE("tasks: running time accrues util on the CPU it ran on, residency and runs recorded") {

@@ -2,6 +2,8 @@
 // intermediate activations' write and read removed, on graphs small enough to count by hand.
 #include <doctest/doctest.h>
 
+#include "relative_approx.hpp"
+
 #include <stdexcept>
 #include <string>
 
@@ -153,7 +155,7 @@ TEST_CASE("ResNet-50 under tensorrt: every batch norm, ReLU and residual add joi
   CHECK(f.ops.size() == g.ops.size() - 53 - 49 - 16);
   CHECK(f.total_ops() == g.total_ops());
   CHECK(f.weight_bytes() == g.weight_bytes());
-  CHECK(moved(g) - moved(f) == doctest::Approx(2 * intermediates).epsilon(1e-12));
+  CHECK(moved(g) - moved(f) == ptsim_test::Approx(2 * intermediates).epsilon(1e-12));
   int fused_adds = 0, fused_relus = 0;
   for (const op& o : f.ops) {
     fused_adds += o.name.find("+residual_add") != std::string::npos;

@@ -10,6 +10,7 @@
 // Residency: period 11 ([11, 12) ms) holds 0.79 ms of PS3, period 60 a whole ms of PS3,
 // period 80 a whole ms of PS4; in total PS3 (11.21 .. 20) + (32.41 .. 72.21) + (119.21 ..
 // 120) = 8.79 + 39.8 + 0.79 = 49.38 ms, PS4 (74.21 .. 100) = 25.79 ms.
+#include "relative_approx.hpp"
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "sc_test.hpp"
@@ -50,11 +51,11 @@ TEST_CASE("NVMe APST: exit latency delays the next I/O; residency per control pe
   r.socket.bind(ssd.socket);
   sc_core::sc_start(sc_core::sc_time(120, sc_core::SC_MS));
   REQUIRE(r.done_s.size() == 3);
-  CHECK(r.done_s[0] == doctest::Approx(1.01e-3).epsilon(1e-9));
-  CHECK(r.done_s[1] == doctest::Approx(22.21e-3).epsilon(1e-9));
-  CHECK(r.done_s[2] == doctest::Approx(109.01e-3).epsilon(1e-9));
+  CHECK(r.done_s[0] == ptsim_test::Approx(1.01e-3).epsilon(1e-9));
+  CHECK(r.done_s[1] == ptsim_test::Approx(22.21e-3).epsilon(1e-9));
+  CHECK(r.done_s[2] == ptsim_test::Approx(109.01e-3).epsilon(1e-9));
   CHECK(ssd.wakeups() == 2);
-  CHECK(ssd.wake_delay_s() == doctest::Approx(9.2e-3).epsilon(1e-9));
+  CHECK(ssd.wake_delay_s() == ptsim_test::Approx(9.2e-3).epsilon(1e-9));
   // Periods taken in order at their ends, as the control loop does.
   double ps3 = 0, ps4 = 0;
   std::vector<double> p11, p60, p80, p100;
@@ -69,11 +70,11 @@ TEST_CASE("NVMe APST: exit latency delays the next I/O; residency per control pe
     if (k == 80) p80 = s;
     if (k == 100) p100 = s;
   }
-  CHECK(p11[0] == doctest::Approx(0.79e-3).epsilon(1e-9));
-  CHECK(p60[0] == doctest::Approx(1e-3).epsilon(1e-9));
-  CHECK(p80[1] == doctest::Approx(1e-3).epsilon(1e-9));
+  CHECK(p11[0] == ptsim_test::Approx(0.79e-3).epsilon(1e-9));
+  CHECK(p60[0] == ptsim_test::Approx(1e-3).epsilon(1e-9));
+  CHECK(p80[1] == ptsim_test::Approx(1e-3).epsilon(1e-9));
   CHECK(p100[0] + p100[1] == 0.0);  // waking (PS0) in [100, 108) ms
-  CHECK(ps3 == doctest::Approx(49.38e-3).epsilon(1e-9));
+  CHECK(ps3 == ptsim_test::Approx(49.38e-3).epsilon(1e-9));
   // PS4 until the wake at 100 ms, and again from 109.01 + 50 + 2 ms: beyond the 120 ms run.
-  CHECK(ps4 == doctest::Approx(25.79e-3).epsilon(1e-9));
+  CHECK(ps4 == ptsim_test::Approx(25.79e-3).epsilon(1e-9));
 }
