@@ -114,39 +114,38 @@ TEST_CASE("op_efficiency per kind and fusion rule set (conv_eager): read apart f
                 ds[0].to_string());
 }
 
-TEST_CASE("overlap per operator kind: none unless set, read into the unit; outside [0, 1] or an unknown kind an error") {
+namespace {
+// A per-operator-kind key of the npu (`field` picks its map in the unit): empty unless set,
+// KEY.gemm=`good` read into the unit, KEY.`range_kind`=`out_of_range` an error at that key
+// naming the value, an unknown kind an error naming it.
+template <class Field>
+void check_per_kind_key(const std::string& key, Field field, double good, const std::string& range_kind,
+                        const std::string& out_of_range) {
+  const std::string at = "platform.components.npu." + key;
   const auto plain = ps::load_scenario_text(default_text(), "test.yaml");
-  const auto set =
-      ps::load_scenario_text(default_text(), "test.yaml", with_sets({"platform.components.npu.overlap.gemm=0.4"}));
-  for (const auto& u : plain.platform.units) CHECK(u.overlap.empty());
+  const std::string set_good = at + ".gemm=" + std::to_string(good), set_over = at + "." + range_kind + "=" + out_of_range,
+                    set_kind = at + ".gather=0.5";
+  const auto set = ps::load_scenario_text(default_text(), "test.yaml", with_sets({set_good.c_str()}));
+  for (const auto& u : plain.platform.units) CHECK(field(u).empty());
   bool found = false;
   for (const auto& u : set.platform.units)
-    if (u.name == "npu") found = u.overlap.size() == 1 && u.overlap.at(ptsim::tlm_config::op_kind::gemm) == 0.4;
+    if (u.name == "npu") found = field(u).size() == 1 && field(u).at(ptsim::tlm_config::op_kind::gemm) == good;
   CHECK(found);
-  const auto over = only_at(load_errors(default_text(), with_sets({"platform.components.npu.overlap.gemm=1.5"})),
-                            "platform.components.npu.overlap.gemm");
-  CHECK_MESSAGE(over.message.find("1.5") != std::string::npos, over.to_string());
-  const auto kind = load_errors(default_text(), with_sets({"platform.components.npu.overlap.gather=0.5"}));
+  const auto over = only_at(load_errors(default_text(), with_sets({set_over.c_str()})), at + "." + range_kind);
+  CHECK_MESSAGE(over.message.find(out_of_range) != std::string::npos, over.to_string());
+  const auto kind = load_errors(default_text(), with_sets({set_kind.c_str()}));
   REQUIRE(kind.size() == 1);
   CHECK_MESSAGE(kind[0].to_string().find("gather") != std::string::npos, kind[0].to_string());
 }
+}  // namespace
+
+TEST_CASE("overlap per operator kind: none unless set, read into the unit; outside [0, 1] or an unknown kind an error") {
+  check_per_kind_key("overlap", [](const auto& u) -> const auto& { return u.overlap; }, 0.4, "gemm", "1.5");
+}
 
 TEST_CASE("op_activity per operator kind: none unless set, read into the unit; 0, above 1 or an unknown kind an error") {
-  const auto plain = ps::load_scenario_text(default_text(), "test.yaml");
-  const auto set =
-      ps::load_scenario_text(default_text(), "test.yaml", with_sets({"platform.components.npu.op_activity.gemm=0.6"}));
-  for (const auto& u : plain.platform.units) CHECK(u.op_activity.empty());
-  bool found = false;
-  for (const auto& u : set.platform.units)
-    if (u.name == "npu") found = u.op_activity.size() == 1 && u.op_activity.at(ptsim::tlm_config::op_kind::gemm) == 0.6;
-  CHECK(found);
+  check_per_kind_key("op_activity", [](const auto& u) -> const auto& { return u.op_activity; }, 0.6, "conv", "1.2");
   const auto zero = only_at(load_errors(default_text(), with_sets({"platform.components.npu.op_activity.gemm=0"})),
                             "platform.components.npu.op_activity.gemm");
   CHECK_MESSAGE(zero.message.find("expected a value > 0") != std::string::npos, zero.to_string());
-  const auto over = only_at(load_errors(default_text(), with_sets({"platform.components.npu.op_activity.conv=1.2"})),
-                            "platform.components.npu.op_activity.conv");
-  CHECK_MESSAGE(over.message.find("1.2") != std::string::npos, over.to_string());
-  const auto kind = load_errors(default_text(), with_sets({"platform.components.npu.op_activity.gather=0.5"}));
-  REQUIRE(kind.size() == 1);
-  CHECK_MESSAGE(kind[0].to_string().find("gather") != std::string::npos, kind[0].to_string());
 }

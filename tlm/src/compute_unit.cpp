@@ -42,20 +42,20 @@ void compute_unit::submit(const job& j) {
 
 double compute_unit::peak_per_cycle(const op& o) const { return unit_peak_per_cycle(cfg_, o); }
 
-double compute_unit::memory_efficiency_for(const op& o) const {
-  auto it = cfg_.memory_efficiency.find(o.kind);
-  return it != cfg_.memory_efficiency.end() ? it->second : 1.0;
+namespace {
+// A per-operator-kind setting; a kind without an entry takes 1 (full efficiency, the
+// roofline's overlap, full activity).
+double for_kind(const std::map<op_kind, double>& m, op_kind k) {
+  auto it = m.find(k);
+  return it != m.end() ? it->second : 1.0;
 }
+}  // namespace
 
-double compute_unit::overlap_for(const op& o) const {
-  auto it = cfg_.overlap.find(o.kind);
-  return it != cfg_.overlap.end() ? it->second : 1.0;
-}
+double compute_unit::memory_efficiency_for(const op& o) const { return for_kind(cfg_.memory_efficiency, o.kind); }
 
-double compute_unit::activity_for(const op& o) const {
-  auto it = cfg_.op_activity.find(o.kind);
-  return it != cfg_.op_activity.end() ? it->second : 1.0;
-}
+double compute_unit::overlap_for(const op& o) const { return for_kind(cfg_.overlap, o.kind); }
+
+double compute_unit::activity_for(const op& o) const { return for_kind(cfg_.op_activity, o.kind); }
 
 double compute_unit::efficiency_for(const op& o) const {
   auto at = cfg_.op_precision_efficiency.find({o.kind, o.prec});

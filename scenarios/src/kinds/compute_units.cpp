@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
 
 #include "../resolve_sections.hpp"
 #include "ptsim/power/energy_model.hpp"
@@ -198,6 +199,20 @@ std::shared_ptr<const tlm_config::op_profile> resolve_profile(const view& p, con
   }
 }
 
+// A map of per-operator-kind values (memory_efficiency, overlap, op_activity); the schema has
+// checked each value's range, an unknown kind fails at its key.
+std::map<tlm_config::op_kind, double> per_op_kind(const view& m) {
+  std::map<tlm_config::op_kind, double> out;
+  for (const auto& [k, v] : m.entries()) {
+    try {
+      out[tlm_config::parse_op_kind(k)] = std::strtod(v.scalar().c_str(), nullptr);
+    } catch (const std::invalid_argument& e) {
+      v.fail(e.what());
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 void resolve_compute(const std::string& name, const std::string& kind, const compute_keys& keys, const view& c,
@@ -243,27 +258,9 @@ void resolve_compute(const std::string& name, const std::string& kind, const com
              "fusion rule set (eager, none, tensorrt) such as conv_eager, found '" + k + "'");
     }
   }
-  for (const auto& [k, v] : c.at("memory_efficiency").entries()) {
-    try {
-      u.memory_efficiency[tlm_config::parse_op_kind(k)] = std::strtod(v.scalar().c_str(), nullptr);
-    } catch (const std::invalid_argument& e) {
-      v.fail(e.what());
-    }
-  }
-  for (const auto& [k, v] : c.at("overlap").entries()) {
-    try {
-      u.overlap[tlm_config::parse_op_kind(k)] = std::strtod(v.scalar().c_str(), nullptr);
-    } catch (const std::invalid_argument& e) {
-      v.fail(e.what());
-    }
-  }
-  for (const auto& [k, v] : c.at("op_activity").entries()) {
-    try {
-      u.op_activity[tlm_config::parse_op_kind(k)] = std::strtod(v.scalar().c_str(), nullptr);
-    } catch (const std::invalid_argument& e) {
-      v.fail(e.what());
-    }
-  }
+  u.memory_efficiency = per_op_kind(c.at("memory_efficiency"));
+  u.overlap = per_op_kind(c.at("overlap"));
+  u.op_activity = per_op_kind(c.at("op_activity"));
   u.fusion = tlm_config::parse_fusion_rules(c.str("fusion"));
   u.launch_overhead = units::seconds(c.si("launch_overhead"));
   u.host_issue = units::seconds(c.si("host_issue"));
