@@ -263,6 +263,7 @@ void resolve_llm(const view& l, const view& stream, const scenario& sc, tlm_conf
   c.kv_block_tokens = static_cast<int>(l.integer("kv_block"));
   c.layer_groups = static_cast<int>(l.integer("layer_groups"));
   c.fusion = fusion_of(l, sc, c.units.empty() ? std::string() : c.units.front());
+  c.decode_attention = tlm_config::parse_decode_attention(l.str("decode_attention"));
   c.prompt_tokens = resolve_tokens(l, "prompt_tokens", 128);
   c.output_tokens = resolve_tokens(l, "output_tokens", 128);
   if (c.max_batched_tokens < c.max_batch)

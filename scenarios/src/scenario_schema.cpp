@@ -214,6 +214,12 @@ schema_ptr workload_schema() {
        opt("kv_block", integer("paged: tokens per KV-cache block (vLLM's default block_size)", "16", 1)),
        opt("layer_groups", integer("layers simulated as this many folded groups (1: fastest)", "1", 1)),
        opt("fusion", enumeration(tlm_config::fusion_rule_names(), "operator fusion rule set (default: its first unit's)")),
+       opt("decode_attention",
+           enumeration({"grouped", "per_head"},
+                       "the decode steps' attention kernel: grouped (each K/V head read once for its query heads, "
+                       "tensor cores: FlashDecoding, XQA) or per_head (one thread block per query head, fp32 dot "
+                       "products on the CUDA cores: TensorRT-LLM's masked MHA before XQA)",
+                       "grouped")),
        opt("prompt_tokens", token_range_schema("prompt tokens per request", "128")),
        opt("output_tokens", token_range_schema("output tokens per request", "128")),
        opt("host", host_work_schema(true))});

@@ -216,6 +216,9 @@ bad("unknown_metric", [("metric: avg_power_W", "metric: power:npu+gpu9")], "CALI
     "no component 'gpu9'")
 bad("bad_condition", [("holdout: { rows: [3] }", "holdout: { rows: [1] }")], "TABLE:2:1", "workload.streams.camera.arrival.rate",
     "workload.streams.camera.arrival.rate,latency_ms,power_W\nfast,0.001,1\nslow,0.002,2\n")
+# A cell reads as --set reads its value (YAML): a flow list is a list, refused where a rate goes.
+bad("list_cell", [("holdout: { rows: [3] }", "holdout: { rows: [1] }")], "TABLE:2:1", "found a list",
+    'workload.streams.camera.arrival.rate,latency_ms,power_W\n"[10 Hz, 20 Hz]",0.001,1\n20 Hz,0.002,2\n')
 bad("no_such_column", [("holdout: { rows: [3] }", "holdout: { rows: [1] }")], "TABLE:1:1", "workload.streams.camera.arival.rate",
     "workload.streams.camera.arival.rate,latency_ms,power_W\n10 Hz,0.001,1\n20 Hz,0.002,2\n")
 bad("too_few_rows", [("holdout: { rows: [3] }", "holdout: { rows: [1] }")], "CALIB:8:3", "only 0 measured values",

@@ -56,6 +56,20 @@ TEST_CASE("impossible shapes") {
   CHECK(has(y.r.err, "'heads' must be >= 1"));
 }
 
+TEST_CASE("a decode attention kernel that does not exist, and per_head on units without fp32") {
+  const auto x = refuse("server-llm-serving.yaml", "--set workload.streams.chat.llm.decode_attention=xqa");
+  CHECK(x.r.exit_code == 2);
+  CHECK(has(x.r.err, "workload.streams.chat.llm.decode_attention: expected one of [grouped, per_head], found 'xqa'"));
+  CHECK_FALSE(x.wrote);
+  // per_head computes on the vector units at fp32: a GPU whose vector table lacks it is refused.
+  const auto y = refuse("server-llm-serving.yaml", "--set workload.streams.chat.llm.decode_attention=per_head "
+                                                   "--set 'templates.h100.vector_ops_per_cycle={fp16: 512}'");
+  CHECK(y.r.exit_code == 2);
+  CHECK(has(y.r.err, "server-llm-serving.yaml:19:9: workload.streams.chat.llm: 'gpu0' has no fp32 throughput for "
+                     "decode_attention: per_head"));
+  CHECK_FALSE(y.wrote);
+}
+
 TEST_CASE("a model that does not fit in memory") {
   // Llama-2-70B in bf16 on one GPU: 138 GB of weights for an 80 GB HBM.
   const auto x = refuse("server-llm-serving.yaml",

@@ -30,6 +30,11 @@ TEST_CASE("decoder presets have the published parameter counts") {
   // 67,108,864; FFN 3 x 8192 x 28672 = 704,643,072; norms 16,384 -> 855,654,400 x 80 =
   // 68,452,352,000; embeddings 2 x 32000 x 8192 = 524,288,000; final norm 8192.
   CHECK(decoder_model("llama2_70b", {}).parameters() == near(68'976'648'192.0));
+  // Llama 2 7B (multi-head: 32 KV heads): per layer q,k,v 4096 x 96 x 128 = 50,331,648; o
+  // 16,777,216; FFN 3 x 4096 x 11008 = 135,266,304; norms 8,192 -> 202,383,360 x 32 =
+  // 6,476,267,520; embeddings 2 x 32000 x 4096 = 262,144,000; final norm 4,096: the
+  // 6,738,415,616 of the Hugging Face model card.
+  CHECK(decoder_model("llama2_7b", {}).parameters() == near(6'738'415'616.0));
   // Llama 3 8B: 218,112,000 x 32 + 2 x 128256 x 4096 + 4096 = 8,030,261,248.
   CHECK(decoder_model("llama3_8b", {}).parameters() == near(8'030'261'248.0));
   // Llama 3.1 405B: q,k,v 16384 x (128 + 2*8) x 128 = 301,989,888; o 268,435,456; FFN 3 x
@@ -82,6 +87,50 @@ TEST_CASE("a decode iteration of Llama 2 70B on 4 tensor-parallel ranks") {
   // bf16 ((2 x 80 + 1) x 8192 x 2 B); KV per token and rank 80 x 2 x 2 x 128 x 1 B.
   CHECK(decoder_weight_bytes_per_rank(s, o) == near(layer_w * 80 + 2 * 8000.0 * 8192 + 161 * 8192 * 2.0));
   CHECK(decoder_kv_bytes_per_token_per_rank(s, o) == near(40960));
+}
+
+TEST_CASE("per_head decode attention: every query head's products on the CUDA cores, each K/V head read once") {
+  const decoder_shape s = decoder_model("llama2_70b", {});
+  decoder_options grouped;
+  grouped.tensor_parallel = 4;
+  grouped.weights = grouped.kv = precision::fp8;
+  decoder_options per_head = grouped;
+  per_head.decode_attention = decode_attention_kernel::per_head;
+  // 16 sequences decoding after 1000 tokens each, and a 100-token prompt chunk after 200.
+  decoder_batch b;
+  b.decode_seqs = 16;
+  b.decode_context = 16 * 1000.0;
+  add_prefill_chunk(b, 200, 100);  // attended 100 x 200 + 5050 = 25,050; KV read 300
+  b.logits_rows = 17;
+  const op_graph g = decoder_iteration(s, b, grouped), h = decoder_iteration(s, b, per_head);
+  const op* prefill = nullptr;
+  const op* decode = nullptr;
+  for (const auto& o : h.ops) {
+    if (o.name == "attention") prefill = &o;
+    if (o.name == "decode_attention") decode = &o;
+  }
+  REQUIRE(prefill);
+  REQUIRE(decode);
+  // Per rank 16 query heads, 2 KV heads, head dim 128, 80 layers; FP8 KV (1 B), bf16 Q (2 B).
+  CHECK(decode->kind == op_kind::per_head_attention);
+  CHECK(decode->cls == op_class::vector);
+  CHECK(decode->prec == precision::fp32);
+  CHECK(decode->ops == near(4 * 16000.0 * 128 * 16 * 80));
+  // Q of 16 tokens, K and V of every context token once, and the 16 new tokens' K and V.
+  CHECK(decode->bytes_read == near((16 * 16 * 128 * 2.0 + 2 * 16000.0 * 2 * 128) * 80));
+  CHECK(decode->bytes_written == near((16 * 16 * 128 * 2.0 + 16 * 2 * 2 * 128.0) * 80));
+  CHECK(decode->scores == 0);  // one fused kernel: fusion rules leave it whole
+  CHECK(prefill->cls == op_class::tensor);
+  CHECK(prefill->ops == near(4 * 25050.0 * 128 * 16 * 80));
+  CHECK(prefill->bytes_read == near((100 * 16 * 128 * 2.0 + 2 * 300.0 * 2 * 128) * 80));
+  // The same arithmetic and bytes as the grouped kernel's one operator, split in two.
+  CHECK(sum_ops(h, op_kind::attention) + sum_ops(h, op_kind::per_head_attention) ==
+        near(sum_ops(g, op_kind::attention)));
+  CHECK(h.total_bytes() == near(g.total_bytes()));
+  // The names parse back; anything else is refused.
+  CHECK(parse_decode_attention("per_head") == decode_attention_kernel::per_head);
+  CHECK(parse_decode_attention("grouped") == decode_attention_kernel::grouped);
+  CHECK_THROWS_AS(parse_decode_attention("xqa"), std::invalid_argument);
 }
 
 TEST_CASE("prefill chunks attend causally") {

@@ -107,6 +107,7 @@ workload_engine::workload_engine(sc_core::sc_module_name name, const workload_co
       raw->llm_opts.kv = l.kv;
       raw->llm_opts.layer_groups = l.layer_groups;
       raw->llm_opts.fusion = l.fusion;
+      raw->llm_opts.decode_attention = l.decode_attention;
       llm_limits lim;
       lim.max_batch = l.max_batch;
       lim.max_batched_tokens = l.max_batched_tokens;

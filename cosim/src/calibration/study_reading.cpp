@@ -29,7 +29,15 @@ scenarios::sweep_value condition_value(const std::string& path, const std::strin
   scenarios::sweep_value v;
   v.path = path;
   v.text = text;
-  v.yaml = scenarios::flow_yaml(YAML::Node(text));
+  // Read as --set reads its value: YAML (`[gpu0, gpu1]` a list, `null` removing the key);
+  // text YAML cannot read stays the string it is, for the loader to judge.
+  YAML::Node n;
+  try {
+    n = YAML::Load(text);
+  } catch (const YAML::Exception&) {
+    n = YAML::Node(text);
+  }
+  v.yaml = n.IsNull() ? "null" : scenarios::flow_yaml(n);
   return v;
 }
 

@@ -32,7 +32,7 @@ struct collector {
 std::string found(const YAML::Node& n);
 /// The file's bytes; std::runtime_error naming the file and the reason when unreadable.
 std::string read_file(const fs::path& p);
-/// A value for --set from text: the YAML scalar that reads back as this text.
+/// A value for --set from text, read as --set reads it (YAML: a flow list, null, a scalar).
 scenarios::sweep_value condition_value(const std::string& path, const std::string& text);
 /// A whole finite number ("1e3", " 2 " refused past trailing spaces).
 bool parse_number(const std::string& t, double& x);

@@ -14,7 +14,7 @@ struct entry {
 };
 
 // Llama-family shapes from the models' published config.json files (Hugging Face model
-// cards meta-llama/Llama-3.2-1B, Llama-3.2-3B, Meta-Llama-3-8B, Llama-2-70b-hf,
+// cards meta-llama/Llama-3.2-1B, Llama-3.2-3B, Llama-2-7b-hf, Meta-Llama-3-8B, Llama-2-70b-hf,
 // Meta-Llama-3-70B, Llama-3.1-405B): layers, hidden, heads, KV heads, head dim, FFN, vocabulary.
 // Llama 3.1 8B and 70B have the shapes of Llama 3 8B and 70B.
 struct decoder_preset {
@@ -25,6 +25,7 @@ struct decoder_preset {
 constexpr decoder_preset decoder_presets[] = {
     {"llama3_2_1b", "Llama 3.2 1B (1.24 B parameters, tied embeddings)", 16, 2048, 32, 8, 64, 8192, 128256, 1},
     {"llama3_2_3b", "Llama 3.2 3B (3.21 B parameters, tied embeddings)", 28, 3072, 24, 8, 128, 8192, 128256, 1},
+    {"llama2_7b", "Llama 2 7B (6.74 B parameters; multi-head attention: 32 KV heads)", 32, 4096, 32, 32, 128, 11008, 32000, 0},
     {"llama3_8b", "Llama 3 8B (8.03 B parameters)", 32, 4096, 32, 8, 128, 14336, 128256, 0},
     {"llama2_70b", "Llama 2 70B (69.0 B parameters; the MLPerf Inference LLM)", 80, 8192, 64, 8, 128, 28672, 32000, 0},
     {"llama3_70b", "Llama 3 70B (70.6 B parameters)", 80, 8192, 64, 8, 128, 28672, 128256, 0},

@@ -48,7 +48,7 @@ const char* to_string(op_class c) {
 }
 
 namespace {
-constexpr op_kind all_kinds[] = {op_kind::gemm,      op_kind::conv, op_kind::attention,  op_kind::elementwise,
+constexpr op_kind all_kinds[] = {op_kind::gemm,      op_kind::conv, op_kind::attention,  op_kind::per_head_attention, op_kind::elementwise,
                                  op_kind::norm,      op_kind::embedding, op_kind::pool, op_kind::collective,
                                  op_kind::transfer,  op_kind::other};
 }
@@ -58,6 +58,7 @@ const char* to_string(op_kind k) {
     case op_kind::gemm: return "gemm";
     case op_kind::conv: return "conv";
     case op_kind::attention: return "attention";
+    case op_kind::per_head_attention: return "per_head_attention";
     case op_kind::elementwise: return "elementwise";
     case op_kind::norm: return "norm";
     case op_kind::embedding: return "embedding";
@@ -68,6 +69,8 @@ const char* to_string(op_kind k) {
   }
   return "?";
 }
+
+bool attends(op_kind k) { return k == op_kind::attention || k == op_kind::per_head_attention; }
 
 op_kind parse_op_kind(const std::string& s) {
   std::string valid;
@@ -119,7 +122,7 @@ op_graph batched(const op_graph& one, double batch) {
     o.value_bytes *= batch;
     // Rows (tokens) scale with the batch; attention's keys attended are summed over them.
     o.shape_m *= batch;
-    if (o.kind == op_kind::attention) o.shape_n *= batch;
+    if (attends(o.kind)) o.shape_n *= batch;
   }
   return g;
 }

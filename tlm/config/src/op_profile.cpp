@@ -30,7 +30,7 @@ double interpolate(const std::vector<double>& x, const std::vector<double>& y, d
 
 }  // namespace
 
-double profile_size(op_kind k, double m, double n) { return k == op_kind::attention ? n : m; }
+double profile_size(op_kind k, double m, double n) { return attends(k) ? n : m; }
 
 op_profile::op_profile(std::vector<profile_row> rows, std::string source) : rows_(rows.size()), source_(std::move(source)) {
   // Rows per key and clock, then per size: equal sizes are averaged (repeated measurements).
@@ -230,7 +230,7 @@ std::vector<profile_row> read_ptsim(csv_reader& r, const std::vector<cell>& head
       (*f == 'm' ? p.m : *f == 'n' ? p.n : p.k) = v;
     }
     // The size the row is interpolated in must be given.
-    const char* size_col = p.kind == op_kind::attention ? "n" : "m";
+    const char* size_col = attends(p.kind) ? "n" : "m";
     if (!(profile_size(p.kind, p.m, p.n) > 0))
       r.fail(col(size_col) == SIZE_MAX ? 0 : row[col(size_col)].column,
              "column '" + std::string(size_col) + "': a " + to_string(p.kind) + " row needs its size " + size_col +

@@ -317,6 +317,11 @@ void check_llm_stream(const stream_config& s, const topology& topo, problems& ou
     probe.prec = decoder_gemm_precision(l.weights);
     if (!unit_peak_per_cycle(*topo.unit(n), probe))
       stage_at(-1, "llm", "'" + n + "' has no tensor throughput for " + to_string(probe.prec));
+    op vec;  // decode_attention's class and precision (decoder.cpp)
+    vec.cls = op_class::vector;
+    vec.prec = precision::fp32;
+    if (l.decode_attention == decode_attention_kernel::per_head && !unit_peak_per_cycle(*topo.unit(n), vec))
+      stage_at(-1, "llm", "'" + n + "' has no fp32 throughput for decode_attention: per_head");
   }
   if (!(l.kv_cache_bytes > 0)) {
     stage_at(-1, "llm", "no room for a KV cache: the weights fill the memory (or kv_cache is 0)");

@@ -36,6 +36,20 @@ struct decoder_batch {
   double new_tokens() const { return prefill_tokens + decode_seqs; }
 };
 
+/// How the generation phase's attention kernel runs a sequence's decode step.
+/// grouped: each K/V head is read once for its group of query heads and the products run on
+///   the tensor cores (FlashDecoding, FlashInfer, TensorRT-LLM's XQA from v0.8): the
+///   prefill's attention operator takes the decode part too, memory-bound in practice.
+/// per_head: one thread block per query head computes its dot products on the CUDA cores in
+///   fp32 from K/V converted to it (the masked multi-head attention kernel that TensorRT-LLM
+///   ran grouped-query models with before XQA, as FasterTransformer did): the arithmetic is
+///   that of every query head over its context, at the vector units' fp32 rate; DRAM sees
+///   each K/V head once (its group's blocks run together and L2 serves the re-reads).
+enum class decode_attention_kernel { grouped, per_head };
+const char* to_string(decode_attention_kernel k);
+/// Parses "grouped" or "per_head"; throws std::invalid_argument otherwise.
+decode_attention_kernel parse_decode_attention(const std::string& s);
+
 struct decoder_options {
   int tensor_parallel = 1;
   precision weights = precision::bf16;  ///< weight precision: the GEMMs run at decoder_gemm_precision(weights)
@@ -45,6 +59,10 @@ struct decoder_options {
   /// memory-bound phases within an iteration at a finer grain.
   int layer_groups = 1;
   fusion_rules fusion = fusion_rules::eager;  ///< the kernels the iteration runs as
+  /// per_head: the decode steps' attention is an operator of its own, `decode_attention`
+  /// (kind per_head_attention, vector class, fp32; fusion rules never split it: it is one
+  /// fused kernel).
+  decode_attention_kernel decode_attention = decode_attention_kernel::grouped;
 };
 
 /// Operators of one iteration on one tensor-parallel rank (every rank runs the same).

@@ -24,8 +24,13 @@ const char* to_string(op_class c);
 
 /// What an operator is. Selects its efficiency (compute_unit_config::op_efficiency) and,
 /// for collective and transfer, how it executes.
-enum class op_kind { gemm, conv, attention, elementwise, norm, embedding, pool, collective, transfer, other };
+/// per_head_attention: decode steps' attention run one thread block per query head on the
+/// vector units (decoder.hpp, decode_attention_kernel::per_head); its own kind so that its
+/// efficiency is not attention's (a tensor-core kernel).
+enum class op_kind { gemm, conv, attention, per_head_attention, elementwise, norm, embedding, pool, collective, transfer, other };
 const char* to_string(op_kind k);
+/// Attention of either kind: its size is the keys attended (shape n), summed over queries.
+bool attends(op_kind k);
 /// Parses the names printed by to_string; throws std::invalid_argument otherwise.
 op_kind parse_op_kind(const std::string& s);
 

@@ -224,6 +224,7 @@ struct llm_config {
   int kv_block_tokens = 16;        ///< paged: tokens per block
   int layer_groups = 1;            ///< layers simulated as this many folded groups
   fusion_rules fusion = fusion_rules::eager;  ///< the iteration's kernels (default: its first unit's)
+  decode_attention_kernel decode_attention = decode_attention_kernel::grouped;  ///< decoder.hpp
   token_range prompt_tokens{128, 128}, output_tokens{128, 128};
   host_work_config host;           ///< the serving engine's host software per iteration
 };
