@@ -2,6 +2,7 @@
 #include "enum_tables.hpp"
 #include "graph_file.hpp"
 #include "resolve_sections.hpp"
+#include "ptsim/tlm_config/layout.hpp"
 
 #include <yaml-cpp/yaml.h>
 
@@ -339,6 +340,12 @@ void resolve_stage(const view& stage, const std::string& stream_prec, const scen
     sg.per_request_batch *= t.accumulation_steps * t.data_parallel;
     sg.training = true;
   }
+  // A framework's convolutions on a GPU's tensor cores pay cuDNN's transposes for NCHW
+  // tensors; an inference compiler (tensorrt) picks its own layouts.
+  if (fusion != tlm_config::fusion_rules::tensorrt &&
+      tlm_config::parse_memory_format(stage.str("memory_format")) == tlm_config::memory_format::nchw)
+    for (const auto& u : sc.platform.units)
+      if (u.name == sg.unit && u.kind == "gpu") sg.graph = tlm_config::with_layout_transposes(sg.graph, u);
   for (auto& o : sg.graph.ops) o.rules = fusion;
   if (stage.has("input")) {
     const view in = stage.at("input");

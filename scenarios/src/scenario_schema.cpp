@@ -6,6 +6,7 @@
 #include "enum_tables.hpp"
 #include "ptsim/thermal/package.hpp"
 #include "ptsim/tlm_config/fusion.hpp"
+#include "ptsim/tlm_config/layout.hpp"
 #include "ptsim/tlm_config/model_zoo.hpp"
 #include "kinds/component_kind.hpp"
 
@@ -185,6 +186,12 @@ schema_ptr workload_schema() {
        opt("params", map_of(number("model parameter"), "model parameters")),
        opt("precision", enumeration(precision_names(), "arithmetic precision")),
        opt("fusion", enumeration(tlm_config::fusion_rule_names(), "operator fusion rule set (default: the unit's)")),
+       opt("memory_format",
+           enumeration(tlm_config::memory_format_names(),
+                       "activation layout a framework keeps (nchw: PyTorch's default; nhwc: channels last); on a "
+                       "GPU's tensor cores an nchw stage pays cuDNN's transposes around each convolution "
+                       "(not under tensorrt)",
+                       "nchw")),
        opt("training", training),
        opt("input", input),
        opt("host", host_work_schema(false)),

@@ -70,6 +70,13 @@ TEST_CASE("a decode attention kernel that does not exist, and per_head on units 
   CHECK_FALSE(y.wrote);
 }
 
+TEST_CASE("a memory format that does not exist") {
+  const auto x = refuse("node-training.yaml", "--set workload.streams.train.stages.0.memory_format=channels_last");
+  CHECK(x.r.exit_code == 2);
+  CHECK(has(x.r.err, "workload.streams.train.stages[0].memory_format: expected one of [nchw, nhwc], found 'channels_last'"));
+  CHECK_FALSE(x.wrote);
+}
+
 TEST_CASE("a model that does not fit in memory") {
   // Llama-2-70B in bf16 on one GPU: 138 GB of weights for an 80 GB HBM.
   const auto x = refuse("server-llm-serving.yaml",

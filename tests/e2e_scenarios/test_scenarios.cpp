@@ -147,6 +147,26 @@ TEST_CASE("server CNN offline: a jobs row per batch of 2048 images, spread over 
   CHECK(f.summary().metrics.at("throughput").value == ptsim_test::Approx(2048.0 * jobs.size() / f.time().back()));
 }
 
+TEST_CASE("one-GPU node: A40 training in NCHW pays cuDNN's transposes, channels last does not") {
+  // The A40's TF32 convolutions run on its tensor cores: each between a transpose of its input
+  // and one of its output (forward and backward), kernels named after it in the ops table.
+  const std::string args = "--set 'duration=2 s' --set 'templates.loader.per_step=0 s'";
+  result_reader nchw(result_of(all[6].file, args));
+  result_reader nhwc(result_of(all[6].file, args + " --set workload.streams.train.stages.0.memory_format=nhwc"));
+  const auto count = [](const result_reader& f, const std::string& suffix) {
+    int n = 0;
+    for (const auto& r : f.ops().rows)
+      if (r.op.size() > suffix.size() && r.op.compare(r.op.size() - suffix.size(), suffix.size(), suffix) == 0) ++n;
+    return n;
+  };
+  CHECK(count(nchw, "_to_nhwc") > 0);
+  CHECK(count(nchw, "_to_nhwc") == count(nchw, "_to_nchw"));
+  CHECK(count(nhwc, "_to_nhwc") == 0);
+  CHECK(count(nhwc, "_to_nchw") == 0);
+  // The transposes are memory traffic the clock does not shorten: channels last trains faster.
+  CHECK(nhwc.summary().metrics.at("throughput").value > 1.05 * nchw.summary().metrics.at("throughput").value);
+}
+
 TEST_CASE("the same scenario and seed give the same numbers") {
   result_reader a(result_of("server-llm-serving.yaml", "--set 'duration=1 s'"));
   result_reader b(result_of("server-llm-serving.yaml", "--set 'duration=1 s' --seed 1"));

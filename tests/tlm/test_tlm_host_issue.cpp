@@ -9,6 +9,9 @@
 //     its last kernel is issued at 400 us, so the next operator is issued at 500 us and starts
 //     then.
 //   host_issue 0 (the default): kernels back to back from the job's start.
+//   three short kernels, the second launched by the first's library call (same_call: cuDNN's
+//     layout transposes): 100-125, 125-150 (no issue of its own), and the third, the second
+//     issued, at 200 us (at 300 us were the second issued itself).
 #include "sc_test.hpp"
 
 #include <vector>
@@ -27,7 +30,8 @@ op compute_op(const std::string& name, double arithmetic_s) {
 TEST_CASE("host_issue: kernels start when issued; the cost hides under long kernels, starves the unit on short ones") {
   platform_config pc = memory_system(100e9, 30e-9, 10e9, 0.8, 100e-9);
   workload_config wc;
-  const std::vector<std::pair<std::string, double>> units = {{"mixed", 100e-6}, {"folded", 100e-6}, {"none", 0.0}};
+  const std::vector<std::pair<std::string, double>> units = {
+      {"mixed", 100e-6}, {"folded", 100e-6}, {"none", 0.0}, {"library", 100e-6}};
   for (const auto& [name, issue] : units) {
     compute_unit_config u = unit(name, "d0", 4, 256, 0.75);
     u.launch_overhead = pu::seconds(5e-6);
@@ -45,9 +49,14 @@ TEST_CASE("host_issue: kernels start when issued; the cost hides under long kern
   wc.streams.push_back(stream("a", "mixed", mixed, 1.0, 0.0));
   wc.streams.push_back(stream("b", "folded", folded, 1.0, 0.0));
   wc.streams.push_back(stream("c", "none", none, 1.0, 0.0));
+  op_graph library = one_op("s1", op_class::tensor, 20e-6 * 768e9, 0, 0);
+  library.ops.push_back(compute_op("s2", 20e-6));
+  library.ops.back().same_call = true;
+  library.ops.push_back(compute_op("s3", 20e-6));
+  wc.streams.push_back(stream("d", "library", library, 1.0, 0.0));
   platform plat(pc, wc, {{"d0", {1e9, 0.8}}}, 1e-3, 1);
-  std::vector<std::vector<op_record>> ops(3);
-  for (std::size_t i = 0; i < 3; ++i) plat.units()[i]->on_op = [&, i](const op_record& r) { ops[i].push_back(r); };
+  std::vector<std::vector<op_record>> ops(4);
+  for (std::size_t i = 0; i < 4; ++i) plat.units()[i]->on_op = [&, i](const op_record& r) { ops[i].push_back(r); };
 
   sc_core::sc_start(sc_core::sc_time(0.5, sc_core::SC_SEC));
 
@@ -67,4 +76,11 @@ TEST_CASE("host_issue: kernels start when issued; the cost hides under long kern
   CHECK(ops[2][0].start_s == near(0.0).epsilon(1e-9));
   CHECK(ops[2][1].start_s == near(305e-6).epsilon(1e-6));
   CHECK(ops[2][1].end_s == near(330e-6).epsilon(1e-6));
+
+  REQUIRE(ops[3].size() == 3);
+  CHECK(ops[3][0].start_s == near(100e-6).epsilon(1e-6));
+  CHECK(ops[3][1].start_s == near(125e-6).epsilon(1e-6));
+  CHECK(ops[3][1].end_s == near(150e-6).epsilon(1e-6));
+  CHECK(ops[3][2].start_s == near(200e-6).epsilon(1e-6));
+  CHECK(ops[3][2].end_s == near(225e-6).epsilon(1e-6));
 }

@@ -137,7 +137,8 @@ void compute_unit::run() {
     const auto& ops = j.graph->ops;
     for (std::size_t i = 0; i < ops.size(); ++i) {
       const op& o = ops[i];
-      const bool issued_kernels = issue > 0 && o.host_s <= 0;  // host work is not a kernel
+      // Host work is not a kernel; a library's own kernels come with the call that issued them.
+      const bool issued_kernels = issue > 0 && o.host_s <= 0 && !o.same_call;
       if (issued_kernels) {
         // The first of the operator's `repeat` kernels waits for its issue; the last cannot
         // end before all are issued (below).

@@ -58,6 +58,10 @@ double unit_peak_per_cycle(const compute_unit_config& u, const op& o) {
   return rate * u.cores;
 }
 
+bool on_tensor_path(const compute_unit_config& u, const op& o) {
+  return o.cls == op_class::tensor && ladder_rate(u.ops_per_cycle, o.prec) > 0;
+}
+
 std::string platform_problem::text() const { return component + ": " + message; }
 
 topology::topology(const platform_config& cfg) : cfg_(cfg) {

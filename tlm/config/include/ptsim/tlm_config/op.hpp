@@ -66,6 +66,9 @@ struct op {
   /// runs it as its own kernel, which training_step() adds; a fused attention kernel applies
   /// it inside (nothing added). Inference skips dropout.
   bool dropout = false;
+  /// Launched by the library inside the previous operator's call (cuDNN's layout
+  /// transposes, layout.hpp): no host issue of its own.
+  bool same_call = false;
   // collective only
   collective_kind collective = collective_kind::none;
   double message_bytes = 0;  ///< size S of one collective's buffer on each rank (B)

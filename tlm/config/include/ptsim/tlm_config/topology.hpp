@@ -17,6 +17,9 @@ namespace ptsim::tlm_config {
 /// (int8/fp8 -> fp16/bf16 -> fp32), as compilers do by dequantising; a tensor operator the
 /// tensor path cannot run at all falls back to the vector path; 0 when neither can.
 double unit_peak_per_cycle(const compute_unit_config& u, const op& o);
+/// Whether a tensor operator runs on the unit's tensor path at its precision (or a wider
+/// one of the tensor table), rather than falling back to the vector units.
+bool on_tensor_path(const compute_unit_config& u, const op& o);
 
 /// A problem of a platform or its workload, located by what the scenario file calls it.
 struct platform_problem {
