@@ -2,6 +2,7 @@
 #include "enum_tables.hpp"
 #include "graph_file.hpp"
 #include "resolve_sections.hpp"
+#include "ptsim/tlm_config/autocast.hpp"
 #include "ptsim/tlm_config/layout.hpp"
 
 #include <yaml-cpp/yaml.h>
@@ -328,6 +329,13 @@ void resolve_stage(const view& stage, const std::string& stream_prec, const scen
   resolve_host(stage, sc, false, sg.host);
   const tlm_config::fusion_rules fusion = fusion_of(stage, sc, sg.unit);
   if (fusion != tlm_config::fusion_rules::eager) sg.graph = tlm_config::fuse(sg.graph, fusion);
+  // A framework's mixed precision on a GPU (PyTorch's autocast) casts the fp32 weights every
+  // forward pass; an inference compiler holds them in the precision it computes in.
+  const tlm_config::compute_unit_config* stage_unit = nullptr;
+  for (const auto& u : sc.platform.units)
+    if (u.name == sg.unit) stage_unit = &u;
+  const bool framework_gpu = fusion != tlm_config::fusion_rules::tensorrt && stage_unit && stage_unit->kind == "gpu";
+  if (framework_gpu && stage.boolean("autocast")) sg.graph = tlm_config::with_autocast_casts(sg.graph);
   if (stage.has("training")) {
     tlm_config::training_options t;
     const view tv = stage.at("training");
@@ -342,10 +350,8 @@ void resolve_stage(const view& stage, const std::string& stream_prec, const scen
   }
   // A framework's convolutions on a GPU's tensor cores pay cuDNN's transposes for NCHW
   // tensors; an inference compiler (tensorrt) picks its own layouts.
-  if (fusion != tlm_config::fusion_rules::tensorrt &&
-      tlm_config::parse_memory_format(stage.str("memory_format")) == tlm_config::memory_format::nchw)
-    for (const auto& u : sc.platform.units)
-      if (u.name == sg.unit && u.kind == "gpu") sg.graph = tlm_config::with_layout_transposes(sg.graph, u);
+  if (framework_gpu && tlm_config::parse_memory_format(stage.str("memory_format")) == tlm_config::memory_format::nchw)
+    sg.graph = tlm_config::with_layout_transposes(sg.graph, *stage_unit);
   for (auto& o : sg.graph.ops) o.rules = fusion;
   if (stage.has("input")) {
     const view in = stage.at("input");

@@ -192,6 +192,10 @@ schema_ptr workload_schema() {
                        "GPU's tensor cores an nchw stage pays cuDNN's transposes around each convolution "
                        "(not under tensorrt)",
                        "nchw")),
+       opt("autocast", boolean("16-bit precision kept as a framework's mixed precision does (PyTorch autocast): fp32 "
+                               "weights cast every forward pass, a kernel before each convolution and GEMM (GPU, not "
+                               "under tensorrt; false: the model itself in 16 bits)",
+                               "true")),
        opt("training", training),
        opt("input", input),
        opt("host", host_work_schema(false)),
