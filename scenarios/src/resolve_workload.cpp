@@ -330,11 +330,13 @@ void resolve_stage(const view& stage, const std::string& stream_prec, const scen
   const tlm_config::fusion_rules fusion = fusion_of(stage, sc, sg.unit);
   if (fusion != tlm_config::fusion_rules::eager) sg.graph = tlm_config::fuse(sg.graph, fusion);
   // A framework's mixed precision on a GPU (PyTorch's autocast) casts the fp32 weights every
-  // forward pass; an inference compiler holds them in the precision it computes in.
+  // forward pass; an inference compiler holds them in the precision it computes in. A graph
+  // file lists its kernels as they run: neither this nor the layout's transposes are added.
   const tlm_config::compute_unit_config* stage_unit = nullptr;
   for (const auto& u : sc.platform.units)
     if (u.name == sg.unit) stage_unit = &u;
-  const bool framework_gpu = fusion != tlm_config::fusion_rules::tensorrt && stage_unit && stage_unit->kind == "gpu";
+  const bool framework_gpu = stage.has("model") && fusion != tlm_config::fusion_rules::tensorrt && stage_unit &&
+                             stage_unit->kind == "gpu";
   if (framework_gpu && stage.boolean("autocast")) sg.graph = tlm_config::with_autocast_casts(sg.graph);
   if (stage.has("training")) {
     tlm_config::training_options t;

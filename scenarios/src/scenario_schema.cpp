@@ -190,11 +190,11 @@ schema_ptr workload_schema() {
            enumeration(tlm_config::memory_format_names(),
                        "activation layout a framework keeps (nchw: PyTorch's default; nhwc: channels last); on a "
                        "GPU's tensor cores an nchw stage pays cuDNN's transposes around each convolution "
-                       "(not under tensorrt)",
+                       "(a zoo model's stage, not under tensorrt)",
                        "nchw")),
        opt("autocast", boolean("16-bit precision kept as a framework's mixed precision does (PyTorch autocast): fp32 "
-                               "weights cast every forward pass, a kernel before each convolution and GEMM (GPU, not "
-                               "under tensorrt; false: the model itself in 16 bits)",
+                               "weights cast every forward pass, a kernel before each convolution and GEMM (a zoo model on a "
+                               "GPU, not under tensorrt; false: the model itself in 16 bits)",
                                "true")),
        opt("training", training),
        opt("input", input),
