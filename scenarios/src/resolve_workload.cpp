@@ -35,6 +35,13 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// The platform's compute unit of this name, or null.
+const tlm_config::compute_unit_config* unit_named(const scenario& sc, const std::string& name) {
+  for (const auto& u : sc.platform.units)
+    if (u.name == name) return &u;
+  return nullptr;
+}
+
 // arrival_s,prompt_tokens,output_tokens per line (commas or blanks between); '#' comments.
 // The first line is a header only when none of its fields is a number: a first line of
 // data is data, and a first line that is half numbers is an error like any other.
@@ -199,9 +206,7 @@ void resolve_host(const view& s, const scenario& sc, bool serving, tlm_config::h
     if (items.empty()) v.fail("units lists no CPU cluster", "units");
     for (const auto& it : items) {
       const std::string n = it.scalar();
-      const tlm_config::compute_unit_config* found = nullptr;
-      for (const auto& u : sc.platform.units)
-        if (u.name == n) found = &u;
+      const tlm_config::compute_unit_config* found = unit_named(sc, n);
       if (!found) it.fail("'" + n + "' is not a compute unit of the platform");
       else if (found->kind != "cpu_cluster") it.fail("'" + n + "' is a " + found->kind + ": host work placed by EAS runs on cpu_cluster units");
       else if (std::find(h.units.begin(), h.units.end(), n) != h.units.end()) it.fail("'" + n + "' is listed twice");
@@ -210,9 +215,7 @@ void resolve_host(const view& s, const scenario& sc, bool serving, tlm_config::h
     if (!h.units.empty()) h.unit = h.units.front();
   } else if (v.has("unit")) {
     h.unit = v.str("unit");
-    bool found = false;
-    for (const auto& u : sc.platform.units) found |= u.name == h.unit;
-    if (!found) v.fail("'" + h.unit + "' is not a compute unit of the platform", "unit");
+    if (!unit_named(sc, h.unit)) v.fail("'" + h.unit + "' is not a compute unit of the platform", "unit");
   } else {
     for (const auto& u : sc.platform.units)
       if (u.kind == "cpu_cluster") {
@@ -238,9 +241,8 @@ void resolve_host(const view& s, const scenario& sc, bool serving, tlm_config::h
 // A stage's or llm stream's fusion rule set: its own key, else its (first) unit's.
 tlm_config::fusion_rules fusion_of(const view& v, const scenario& sc, const std::string& unit) {
   if (v.has("fusion")) return tlm_config::parse_fusion_rules(v.str("fusion"));
-  for (const auto& u : sc.platform.units)
-    if (u.name == unit) return u.fusion;
-  return tlm_config::fusion_rules::eager;
+  const tlm_config::compute_unit_config* u = unit_named(sc, unit);
+  return u ? u->fusion : tlm_config::fusion_rules::eager;
 }
 
 void resolve_llm(const view& l, const view& stream, const scenario& sc, tlm_config::stream_config& st) {
@@ -296,9 +298,8 @@ void resolve_stage(const view& stage, const std::string& stream_prec, const scen
     stage.fail("several units need parallel: replicas, data or energy_aware", "parallel");
   if (sg.parallel == tlm_config::parallel_kind::energy_aware)
     for (const auto& n : sg.all_units())
-      for (const auto& u : sc.platform.units)
-        if (u.name == n && u.kind != "cpu_cluster")
-          stage.fail("energy_aware places tasks on CPU clusters; '" + n + "' is a " + u.kind, "units");
+      if (const auto* u = unit_named(sc, n); u && u->kind != "cpu_cluster")
+        stage.fail("energy_aware places tasks on CPU clusters; '" + n + "' is a " + u->kind, "units");
   if (stage.has("uclamp")) {
     sg.has_uclamp = true;
     sg.uclamp = resolve_uclamp(stage.at("uclamp"));
@@ -332,9 +333,7 @@ void resolve_stage(const view& stage, const std::string& stream_prec, const scen
   // A framework's mixed precision on a GPU (PyTorch's autocast) casts the fp32 weights every
   // forward pass; an inference compiler holds them in the precision it computes in. A graph
   // file lists its kernels as they run: neither this nor the layout's transposes are added.
-  const tlm_config::compute_unit_config* stage_unit = nullptr;
-  for (const auto& u : sc.platform.units)
-    if (u.name == sg.unit) stage_unit = &u;
+  const tlm_config::compute_unit_config* stage_unit = unit_named(sc, sg.unit);
   const bool framework_gpu = stage.has("model") && fusion != tlm_config::fusion_rules::tensorrt && stage_unit &&
                              stage_unit->kind == "gpu";
   if (framework_gpu && stage.boolean("autocast")) sg.graph = tlm_config::with_autocast_casts(sg.graph);

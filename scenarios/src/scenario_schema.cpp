@@ -226,7 +226,7 @@ schema_ptr workload_schema() {
        opt("layer_groups", integer("layers simulated as this many folded groups (1: fastest)", "1", 1)),
        opt("fusion", enumeration(tlm_config::fusion_rule_names(), "operator fusion rule set (default: its first unit's)")),
        opt("decode_attention",
-           enumeration({"grouped", "per_head"},
+           enumeration(tlm_config::decode_attention_names(),
                        "the decode steps' attention kernel: grouped (each K/V head read once for its query heads, "
                        "tensor cores: FlashDecoding, XQA) or per_head (one thread block per query head, fp32 dot "
                        "products on the CUDA cores: TensorRT-LLM's masked MHA before XQA)",

@@ -42,15 +42,7 @@ power::leakage_params resolve_leakage(const view& v) {
 }
 
 std::map<tlm_config::precision, double> per_precision(const view& m) {
-  std::map<tlm_config::precision, double> out;
-  for (const auto& [prec, v] : m.entries()) {
-    try {
-      out[tlm_config::parse_precision(prec)] = std::strtod(v.scalar().c_str(), nullptr);
-    } catch (const std::invalid_argument& e) {
-      v.fail(e.what());
-    }
-  }
-  return out;
+  return parsed_number_map<tlm_config::precision>(m, tlm_config::parse_precision);
 }
 
 void add_memory_power(scenario& sc, const std::string& name, double background_W, double read_J, double write_J) {

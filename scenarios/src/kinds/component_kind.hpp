@@ -6,8 +6,10 @@
 // sc_module (compute_unit, interconnect or memory), its resolved config carrying the
 // traits that module and the topology read, unless it registers a module of its own
 // (tlm/include/ptsim/tlm_models/module_registry.hpp).
+#include <cstdlib>
 #include <functional>
 #include <map>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -40,6 +42,20 @@ schema_ptr leakage_schema();
 schema_ptr idle_state_schema();
 schema_ptr per_precision_schema(const std::string& what);
 std::map<tlm_config::precision, double> per_precision(const view& m);
+/// A map of numbers keyed by names `parse` turns into keys (precisions, operator kinds); the
+/// schema has checked each value, a name `parse` refuses (std::invalid_argument) fails at it.
+template <class Key, class Parse>
+std::map<Key, double> parsed_number_map(const view& m, Parse parse) {
+  std::map<Key, double> out;
+  for (const auto& [k, v] : m.entries()) {
+    try {
+      out[parse(k)] = std::strtod(v.scalar().c_str(), nullptr);
+    } catch (const std::invalid_argument& e) {
+      v.fail(e.what());
+    }
+  }
+  return out;
+}
 power::leakage_params resolve_leakage(const view& v);
 /// A memory-model power row (DRAM, link, device) for component `name`.
 void add_memory_power(scenario& sc, const std::string& name, double background_W, double read_J, double write_J);

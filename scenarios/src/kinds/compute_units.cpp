@@ -199,18 +199,9 @@ std::shared_ptr<const tlm_config::op_profile> resolve_profile(const view& p, con
   }
 }
 
-// A map of per-operator-kind values (memory_efficiency, overlap, op_activity); the schema has
-// checked each value's range, an unknown kind fails at its key.
+// A map of per-operator-kind values (memory_efficiency, overlap, op_activity).
 std::map<tlm_config::op_kind, double> per_op_kind(const view& m) {
-  std::map<tlm_config::op_kind, double> out;
-  for (const auto& [k, v] : m.entries()) {
-    try {
-      out[tlm_config::parse_op_kind(k)] = std::strtod(v.scalar().c_str(), nullptr);
-    } catch (const std::invalid_argument& e) {
-      v.fail(e.what());
-    }
-  }
-  return out;
+  return parsed_number_map<tlm_config::op_kind>(m, tlm_config::parse_op_kind);
 }
 
 }  // namespace

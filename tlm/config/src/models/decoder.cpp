@@ -32,6 +32,8 @@ const char* to_string(decode_attention_kernel k) {
   return k == decode_attention_kernel::per_head ? "per_head" : "grouped";
 }
 
+std::vector<std::string> decode_attention_names() { return {"grouped", "per_head"}; }
+
 decode_attention_kernel parse_decode_attention(const std::string& s) {
   for (auto k : {decode_attention_kernel::grouped, decode_attention_kernel::per_head})
     if (s == to_string(k)) return k;
@@ -106,29 +108,26 @@ op_graph decoder_iteration(const decoder_shape& s, const decoder_batch& b, const
     auto add = [&](op x) { g.ops.push_back(fold(x, n)); };
     add(norm("attn_norm", T, 2));
     add(weight_gemm_op("qkv_proj", T, (hpr + 2 * kvpr) * hd, h, mm, act, w));
-    const double kv_eb = element_bytes(o.kv);
-    if (o.decode_attention == decode_attention_kernel::grouped) {
-      op attn = attention_op("attention", T, b.prefill_attended + b.decode_context,
-                             b.prefill_kv_read + b.decode_context, hpr, kvpr, hd, act, o.kv);
-      attn.bytes_written += T * 2 * kvpr * hd * kv_eb;  // the new tokens' K and V
+    // Each operator also writes its new tokens' K and V.
+    const double kv_write = 2 * kvpr * hd * element_bytes(o.kv);
+    const bool per_head = o.decode_attention == decode_attention_kernel::per_head;
+    // The attention operator: prefill chunks, and the decode steps unless per_head splits them off.
+    const double queries = per_head ? b.prefill_tokens : T, context = per_head ? 0.0 : b.decode_context;
+    if (queries > 0) {
+      op attn = attention_op("attention", queries, b.prefill_attended + context, b.prefill_kv_read + context, hpr,
+                             kvpr, hd, act, o.kv);
+      attn.bytes_written += queries * kv_write;
       add(attn);
-    } else {
-      if (b.prefill_tokens > 0) {
-        op attn = attention_op("attention", b.prefill_tokens, b.prefill_attended, b.prefill_kv_read, hpr, kvpr, hd,
-                               act, o.kv);
-        attn.bytes_written += b.prefill_tokens * 2 * kvpr * hd * kv_eb;
-        add(attn);
-      }
-      if (b.decode_seqs > 0) {
-        op dec = attention_op("decode_attention", b.decode_seqs, b.decode_context, b.decode_context, hpr, kvpr, hd,
-                              act, o.kv);
-        dec.kind = op_kind::per_head_attention;
-        dec.cls = op_class::vector;
-        dec.prec = precision::fp32;
-        dec.scores = dec.value_bytes = 0;  // one fused kernel: no rule set splits it
-        dec.bytes_written += b.decode_seqs * 2 * kvpr * hd * kv_eb;
-        add(dec);
-      }
+    }
+    if (per_head && b.decode_seqs > 0) {
+      op dec = attention_op("decode_attention", b.decode_seqs, b.decode_context, b.decode_context, hpr, kvpr, hd, act,
+                            o.kv);
+      dec.kind = op_kind::per_head_attention;
+      dec.cls = op_class::vector;
+      dec.prec = precision::fp32;
+      dec.scores = dec.value_bytes = 0;  // one fused kernel: no rule set splits it
+      dec.bytes_written += b.decode_seqs * kv_write;
+      add(dec);
     }
     add(weight_gemm_op("o_proj", T, h, hpr * hd, mm, act, w));
     if (o.tensor_parallel > 1) add(collective_op("attn_all_reduce", collective_kind::all_reduce, T * h * act_eb, act));

@@ -4,6 +4,7 @@
 // tensor-parallel ranks (Megatron-style: attention heads and FFN columns per rank, two
 // all-reduces per layer). Plain C++.
 #include <string>
+#include <vector>
 
 #include "ptsim/tlm_config/fusion.hpp"
 #include "ptsim/tlm_config/op.hpp"
@@ -49,6 +50,7 @@ enum class decode_attention_kernel { grouped, per_head };
 const char* to_string(decode_attention_kernel k);
 /// Parses "grouped" or "per_head"; throws std::invalid_argument otherwise.
 decode_attention_kernel parse_decode_attention(const std::string& s);
+std::vector<std::string> decode_attention_names();
 
 struct decoder_options {
   int tensor_parallel = 1;
