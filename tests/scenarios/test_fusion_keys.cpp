@@ -149,3 +149,36 @@ TEST_CASE("op_activity per operator kind: none unless set, read into the unit; 0
                             "platform.components.npu.op_activity.gemm");
   CHECK_MESSAGE(zero.message.find("expected a value > 0") != std::string::npos, zero.to_string());
 }
+
+TEST_CASE("backward_efficiency per kind and per kind at one precision; a bad key or share is an error") {
+  const auto sc = ps::load_scenario_text(default_text(), "test.yaml",
+                                         with_sets({"platform.components.npu.backward_efficiency.conv=0.9",
+                                                    "platform.components.npu.backward_efficiency.conv_fp32=0.85",
+                                                    "platform.components.npu.backward_efficiency.per_head_attention=1.2"}));
+  using ptsim::tlm_config::op_kind;
+  using ptsim::tlm_config::precision;
+  int found = 0;
+  for (const auto& u : sc.platform.units)
+    if (u.name == "npu") {
+      ++found;
+      CHECK(u.backward_efficiency.at(op_kind::conv) == 0.9);
+      CHECK(u.backward_efficiency.at(op_kind::per_head_attention) == 1.2);
+      CHECK(u.backward_efficiency.size() == 2);
+      CHECK(u.backward_precision_efficiency.at({op_kind::conv, precision::fp32}) == 0.85);
+      CHECK(u.backward_precision_efficiency.size() == 1);
+    } else {
+      CHECK(u.backward_efficiency.empty());
+    }
+  CHECK(found == 1);
+  for (const char* key : {"conv_eager", "wgrad", "conv_fp9"}) {
+    CAPTURE(key);
+    const std::string path = std::string("platform.components.npu.backward_efficiency.") + key;
+    const auto ds = load_errors(default_text(), with_sets({(path + "=0.5").c_str()}));
+    REQUIRE(ds.size() == 1);
+    CHECK_MESSAGE(ds[0].to_string().find("such as conv_fp32, found '" + std::string(key) + "'") != std::string::npos,
+                  ds[0].to_string());
+  }
+  const auto ds = load_errors(default_text(), with_sets({"platform.components.npu.backward_efficiency.conv=0"}));
+  REQUIRE(ds.size() == 1);
+  CHECK_MESSAGE(ds[0].to_string().find("backward_efficiency.conv") != std::string::npos, ds[0].to_string());
+}

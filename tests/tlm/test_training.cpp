@@ -51,6 +51,7 @@ TEST_CASE("a data-parallel training step: forward, backward, all-reduce, Adam") 
   const op* ar = nullptr;
   for (const auto& o : step.ops) {
     const bool bwd = o.name.rfind("bwd_", 0) == 0;
+    CHECK(o.backward == bwd);  // what backward_efficiency applies to
     if (bwd) bwd_ops += o.ops;
     if (o.name == "adam_update") adam_ops = o.ops;
     if (o.kind == op_kind::collective) ar = &o;

@@ -58,6 +58,15 @@ double compute_unit::overlap_for(const op& o) const { return for_kind(cfg_.overl
 double compute_unit::activity_for(const op& o) const { return for_kind(cfg_.op_activity, o.kind); }
 
 double compute_unit::efficiency_for(const op& o) const {
+  double share = forward_efficiency_for(o);
+  if (o.backward) {
+    auto bp = cfg_.backward_precision_efficiency.find({o.kind, o.prec});
+    share *= bp != cfg_.backward_precision_efficiency.end() ? bp->second : for_kind(cfg_.backward_efficiency, o.kind);
+  }
+  return share;
+}
+
+double compute_unit::forward_efficiency_for(const op& o) const {
   auto at = cfg_.op_precision_efficiency.find({o.kind, o.prec});
   if (at != cfg_.op_precision_efficiency.end()) return at->second;
   auto ar = cfg_.op_rules_efficiency.find({o.kind, o.rules});

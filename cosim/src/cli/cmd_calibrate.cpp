@@ -77,10 +77,13 @@ int calibrate(const calibrate_args& a) {
     std::cerr << "ptsim calibrate: " << e.what() << "\n";
     return exit_failed;
   }
+  // Without held-out rows there is no held-out error to print (NaN in the summary file).
+  char held_out[64] = "no held-out rows";
+  if (std::isfinite(r.held_out_error)) std::snprintf(held_out, sizeof held_out, "%.4g on the held-out rows", r.held_out_error);
   std::fprintf(stderr,
                "ptsim calibrate: %zu evaluations, %zu runs (%zu simulated now) in %.1f s; error %.4g on the fitted "
-               "rows, %.4g on the held-out rows\n",
-               r.evaluations.size(), r.runs_total, r.runs_simulated, wall, r.fitted_error, r.held_out_error);
+               "rows, %s\n",
+               r.evaluations.size(), r.runs_total, r.runs_simulated, wall, r.fitted_error, held_out);
   for (std::size_t i = 0; i < s.parameters.size(); ++i)
     std::fprintf(stderr, "ptsim calibrate: %s = %s\n", s.parameters[i].path.c_str(),
                  s.parameters[i].value_text(r.best[i]).c_str());

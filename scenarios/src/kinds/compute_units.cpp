@@ -52,6 +52,11 @@ std::vector<field> compute_fields(const compute_defaults& d, std::vector<field> 
                                   "embedding, pool, other), overriding efficiency and vector_efficiency; "
                                   "KIND_PRECISION (e.g. gemm_fp8) for that kind at one precision only, "
                                   "KIND_RULES (e.g. conv_eager) for it under one fusion rule set")),
+      opt("backward_efficiency",
+          map_of(number("share of the forward kernel's efficiency", std::nullopt, 0.01, 2.0),
+                 "per operator kind, the share of its forward kernel's efficiency (op_efficiency) that a training "
+                 "step's backward kernel (input and weight gradients) reaches (default 1); KIND_PRECISION (e.g. "
+                 "conv_fp32) for that kind at one precision only")),
       opt("memory_efficiency",
           map_of(share("share of the memory's reachable bandwidth"),
                  "share of the memory's reachable bandwidth per operator kind (e.g. attention: paged KV-cache "
@@ -232,7 +237,7 @@ void resolve_compute(const std::string& name, const std::string& kind, const com
     } catch (const std::invalid_argument&) {
     }
     // `gemm_fp8`: a kind at one precision; `conv_eager`: a kind under one fusion rule set
-    // (no kind name has an underscore).
+    // (the suffix follows the last underscore: per_head_attention_fp32).
     const auto cut = k.rfind('_');
     try {
       if (cut == std::string::npos) throw std::invalid_argument("");
@@ -247,6 +252,24 @@ void resolve_compute(const std::string& name, const std::string& kind, const com
       v.fail("op_efficiency: expected an operator kind (gemm, conv, attention, elementwise, norm, embedding, pool, "
              "other), one with a precision (fp32, fp16, bf16, fp8, int8, int4) such as gemm_fp8, or one with a "
              "fusion rule set (eager, none, tensorrt) such as conv_eager, found '" + k + "'");
+    }
+  }
+  for (const auto& [k, v] : c.at("backward_efficiency").entries()) {
+    const double share = std::strtod(v.scalar().c_str(), nullptr);
+    try {
+      u.backward_efficiency[tlm_config::parse_op_kind(k)] = share;
+      continue;
+    } catch (const std::invalid_argument&) {
+    }
+    try {
+      const auto cut = k.rfind('_');
+      if (cut == std::string::npos) throw std::invalid_argument("");
+      u.backward_precision_efficiency[{tlm_config::parse_op_kind(k.substr(0, cut)),
+                                       tlm_config::parse_precision(k.substr(cut + 1))}] = share;
+    } catch (const std::invalid_argument&) {
+      v.fail("backward_efficiency: expected an operator kind (gemm, conv, attention, elementwise, norm, embedding, "
+             "pool, other) or one with a precision (fp32, fp16, bf16, fp8, int8, int4) such as conv_fp32, found '" +
+             k + "'");
     }
   }
   u.memory_efficiency = per_op_kind(c.at("memory_efficiency"));

@@ -55,6 +55,7 @@ op_graph training_step(const op_graph& model, const training_options& opts) {
     if (it->kind == op_kind::collective || it->kind == op_kind::transfer) continue;
     op b = *it;
     b.name = "bwd_" + it->name;
+    b.backward = true;
     b.ops = 2 * it->ops;
     const double activations = it->bytes_read - it->weight_bytes;
     b.bytes_read = 2 * activations + it->weight_bytes;

@@ -123,7 +123,8 @@ class compute_unit : public sc_core::sc_module {
   /// Peak arithmetic rate for an operator at frequency f (ops/s), before efficiency;
   /// 0 when the unit has no throughput for its precision.
   double peak_ops_per_s(const op& o, double hz) const { return peak_per_cycle(o) * hz; }
-  /// Share of peak the unit reaches on operator `o`.
+  /// Share of peak the unit reaches on operator `o` (a backward kernel: its forward's share
+  /// times the unit's backward_efficiency).
   double efficiency_for(const op& o) const;
   /// Share of the memory's reachable bandwidth operator `o` reaches (1 unless configured).
   double memory_efficiency_for(const op& o) const;
@@ -151,6 +152,8 @@ class compute_unit : public sc_core::sc_module {
   const std::map<std::string, std::uint64_t>& profile_misses() const { return profile_misses_; }
 
  private:
+  /// The share a forward kernel of `o`'s kind, precision and rule set reaches.
+  double forward_efficiency_for(const op& o) const;
   void run();
   /// Runs operator `o` of job `j` from local time t; returns the time it ended.
   /// `onchip_read` bytes of its input are already on chip; with `keep_output` its output

@@ -69,6 +69,9 @@ struct op {
   /// Launched by the library inside the previous operator's call (cuDNN's layout
   /// transposes, layout.hpp): no host issue of its own.
   bool same_call = false;
+  /// A training step's backward kernel (training.hpp): the input and weight gradients of
+  /// its forward operator, which may reach a different share of peak (backward_efficiency).
+  bool backward = false;
   // collective only
   collective_kind collective = collective_kind::none;
   double message_bytes = 0;  ///< size S of one collective's buffer on each rank (B)

@@ -57,6 +57,12 @@ struct compute_unit_config {
   /// (not op_precision_efficiency): a framework's kernels (eager PyTorch: cuDNN, training's
   /// backward convolutions too) and an inference compiler's (TensorRT) reach different shares.
   std::map<std::pair<op_kind, fusion_rules>, double> op_rules_efficiency;
+  /// Per operator kind (and per kind at one precision, which wins), the share of its
+  /// forward kernel's efficiency that a training step's backward kernel reaches; absent: 1.
+  /// cuDNN's weight-gradient convolutions in FP32 on Volta's CUDA cores run well below
+  /// the forward's share, its FP16 tensor-core ones nearly at it.
+  std::map<op_kind, double> backward_efficiency;
+  std::map<std::pair<op_kind, precision>, double> backward_precision_efficiency;
   /// Share of the memory's reachable bandwidth an operator kind's access pattern reaches
   /// (paged KV-cache gathers in attention, embedding gathers); absent: 1.
   std::map<op_kind, double> memory_efficiency;
