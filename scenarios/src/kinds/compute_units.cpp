@@ -204,6 +204,20 @@ std::shared_ptr<const tlm_config::op_profile> resolve_profile(const view& p, con
   }
 }
 
+// A key of a per-kind map that may qualify its kind (op_efficiency's `gemm_fp8`, `conv_eager`;
+// backward_efficiency's `conv_fp32`): the kind and the qualifier after it ("" for a kind alone).
+// The qualifier follows the last underscore, as kind names have underscores of their own
+// (per_head_attention_fp32). Throws std::invalid_argument when no kind starts the key.
+std::pair<tlm_config::op_kind, std::string> kind_and_suffix(const std::string& key) {
+  try {
+    return {tlm_config::parse_op_kind(key), ""};
+  } catch (const std::invalid_argument&) {
+  }
+  const auto cut = key.rfind('_');
+  if (cut == std::string::npos) throw std::invalid_argument("no operator kind in '" + key + "'");
+  return {tlm_config::parse_op_kind(key.substr(0, cut)), key.substr(cut + 1)};
+}
+
 // A map of per-operator-kind values (memory_efficiency, overlap, op_activity).
 std::map<tlm_config::op_kind, double> per_op_kind(const view& m) {
   return parsed_number_map<tlm_config::op_kind>(m, tlm_config::parse_op_kind);
@@ -229,47 +243,34 @@ void resolve_compute(const std::string& name, const std::string& kind, const com
   if (u.ops_per_cycle.empty()) c.fail("a compute unit needs " + table + " for at least one precision", table);
   u.efficiency = c.num("efficiency");
   u.vector_efficiency = c.num("vector_efficiency");
+  const std::string kinds = "an operator kind (gemm, conv, attention, per_head_attention, elementwise, norm, "
+                            "embedding, pool, other)";
   for (const auto& [k, v] : c.at("op_efficiency").entries()) {
     const double share = std::strtod(v.scalar().c_str(), nullptr);
     try {
-      u.op_efficiency[tlm_config::parse_op_kind(k)] = share;
-      continue;
-    } catch (const std::invalid_argument&) {
-    }
-    // `gemm_fp8`: a kind at one precision; `conv_eager`: a kind under one fusion rule set
-    // (the suffix follows the last underscore: per_head_attention_fp32).
-    const auto cut = k.rfind('_');
-    try {
-      if (cut == std::string::npos) throw std::invalid_argument("");
-      const tlm_config::op_kind kind_part = tlm_config::parse_op_kind(k.substr(0, cut));
-      const std::string suffix = k.substr(cut + 1);
+      const auto [kind, suffix] = kind_and_suffix(k);
       const auto& rules = tlm_config::fusion_rule_names();
-      if (std::find(rules.begin(), rules.end(), suffix) != rules.end())
-        u.op_rules_efficiency[{kind_part, tlm_config::parse_fusion_rules(suffix)}] = share;
+      if (suffix.empty())
+        u.op_efficiency[kind] = share;
+      else if (std::find(rules.begin(), rules.end(), suffix) != rules.end())
+        u.op_rules_efficiency[{kind, tlm_config::parse_fusion_rules(suffix)}] = share;
       else
-        u.op_precision_efficiency[{kind_part, tlm_config::parse_precision(suffix)}] = share;
+        u.op_precision_efficiency[{kind, tlm_config::parse_precision(suffix)}] = share;
     } catch (const std::invalid_argument&) {
-      v.fail("op_efficiency: expected an operator kind (gemm, conv, attention, elementwise, norm, embedding, pool, "
-             "other), one with a precision (fp32, fp16, bf16, fp8, int8, int4) such as gemm_fp8, or one with a "
-             "fusion rule set (eager, none, tensorrt) such as conv_eager, found '" + k + "'");
+      v.fail("op_efficiency: expected " + kinds + ", one with a precision (fp32, fp16, bf16, fp8, int8, int4) "
+             "such as gemm_fp8, or one with a fusion rule set (eager, none, tensorrt) such as conv_eager, found '" +
+             k + "'");
     }
   }
   for (const auto& [k, v] : c.at("backward_efficiency").entries()) {
     const double share = std::strtod(v.scalar().c_str(), nullptr);
     try {
-      u.backward_efficiency[tlm_config::parse_op_kind(k)] = share;
-      continue;
+      const auto [kind, suffix] = kind_and_suffix(k);
+      if (suffix.empty()) u.backward_efficiency[kind] = share;
+      else u.backward_precision_efficiency[{kind, tlm_config::parse_precision(suffix)}] = share;
     } catch (const std::invalid_argument&) {
-    }
-    try {
-      const auto cut = k.rfind('_');
-      if (cut == std::string::npos) throw std::invalid_argument("");
-      u.backward_precision_efficiency[{tlm_config::parse_op_kind(k.substr(0, cut)),
-                                       tlm_config::parse_precision(k.substr(cut + 1))}] = share;
-    } catch (const std::invalid_argument&) {
-      v.fail("backward_efficiency: expected an operator kind (gemm, conv, attention, elementwise, norm, embedding, "
-             "pool, other) or one with a precision (fp32, fp16, bf16, fp8, int8, int4) such as conv_fp32, found '" +
-             k + "'");
+      v.fail("backward_efficiency: expected " + kinds + " or one with a precision (fp32, fp16, bf16, fp8, int8, "
+             "int4) such as conv_fp32, found '" + k + "'");
     }
   }
   u.memory_efficiency = per_op_kind(c.at("memory_efficiency"));
