@@ -53,7 +53,7 @@ std::vector<field> compute_fields(const compute_defaults& d, std::vector<field> 
                                   "KIND_PRECISION (e.g. gemm_fp8) for that kind at one precision only, "
                                   "KIND_RULES (e.g. conv_eager) for it under one fusion rule set")),
       opt("backward_efficiency",
-          map_of(number("share of the forward kernel's efficiency", std::nullopt, 0.01, 2.0),
+          map_of(share("share of the forward kernel's efficiency"),
                  "per operator kind, the share of its forward kernel's efficiency (op_efficiency) that a training "
                  "step's backward kernel (input and weight gradients) reaches (default 1); KIND_PRECISION (e.g. "
                  "conv_fp32) for that kind at one precision only")),

@@ -58,7 +58,8 @@ struct compute_unit_config {
   /// backward convolutions too) and an inference compiler's (TensorRT) reach different shares.
   std::map<std::pair<op_kind, fusion_rules>, double> op_rules_efficiency;
   /// Per operator kind (and per kind at one precision, which wins), the share of its
-  /// forward kernel's efficiency that a training step's backward kernel reaches; absent: 1.
+  /// forward kernel's efficiency (at most 1) that a training step's backward kernel reaches;
+  /// absent: 1.
   /// cuDNN's weight-gradient convolutions in FP32 on Volta's CUDA cores run well below
   /// the forward's share, its FP16 tensor-core ones nearly at it.
   std::map<op_kind, double> backward_efficiency;
