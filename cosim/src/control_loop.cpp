@@ -49,6 +49,8 @@ struct board_limit {
   std::vector<power::capped_domain> capped;  // this domain alone
   std::vector<std::size_t> board;            // component indices whose power counts
   double limit_W = 0;
+  double recovery_s = 0;                     // policy.limits.<d>.recovery
+  double ramp_hz = 1e30;                     // the climbing ceiling, between OPPs (recovery_s > 0)
 };
 
 struct control_loop::domain {
@@ -277,6 +279,7 @@ void control_loop::start_board_limits() {
     pc.settle_s = lim->settle_s;
     bl->capper = std::make_unique<power::power_capper>(pc, period_s_);
     bl->limit_W = *lim->power_W;
+    bl->recovery_s = lim->recovery_s;
     power::capped_domain cd;
     cd.opps = &doms_[d].cfg->opps;
     cd.ceiling_hz = cd.opps->max_hz();
@@ -520,6 +523,13 @@ void control_loop::board_limit_update() {
     for (std::size_t ci : bl.board) board += comp_power_[ci];
     cd.measured_power_W = own;
     bl.capper->update(board, bl.capped);
+    if (bl.recovery_s > 0) {
+      // The climb is continuous (bl.ramp_hz); the clock takes the highest OPP it has reached.
+      const auto& opps = dm.cfg->opps;
+      bl.ramp_hz = power::recovered_ceiling(bl.ramp_hz, cd.ceiling_hz, opps.min_hz(), opps.max_hz(), period_s_,
+                                            bl.recovery_s);
+      cd.ceiling_hz = opps.frequency_hz(opps.index_at_most(bl.ramp_hz));
+    }
     dm.board_ceiling_hz = cd.ceiling_hz;
   }
 }

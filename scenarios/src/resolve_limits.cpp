@@ -154,7 +154,12 @@ power::domain_limits resolve_one(const std::vector<view>& views, const std::vect
   const double period = sc.control_period.value();
   if (const view* v = pick(views, own, "window", dc.name, report)) {
     lim.window_s = v->si("window");
-    if (lim.window_s < period * (1 - 1e-9)) report.fail(*v, "window is shorter than the control period", "window");
+    if (lim.window_s < period * (1 - 1e-9))
+      report.fail(*v,
+                  "window is shorter than the control period: expected at least " + fmt_g(period) + " s (control_period), "
+                  "found " + fmt_g(lim.window_s) + " s; a limiter acts at most once a period (with a longer "
+                  "control_period, set policy.limits." + dc.name + ".window to it)",
+                  "window");
     else if (lim.window_s / period > 1e6)
       report.fail(*v,
                   "window (" + fmt_g(lim.window_s) + " s) spans more than 1e6 control periods: at most " +
@@ -165,6 +170,7 @@ power::domain_limits resolve_one(const std::vector<view>& views, const std::vect
     lim.window_s = period;  // the default window is shorter than this scenario's control period
   }
   if (const view* v = pick(views, own, "settle", dc.name, report)) lim.settle_s = v->si("settle");
+  if (const view* v = pick(views, own, "recovery", dc.name, report)) lim.recovery_s = v->si("recovery");
   resolve_board(pick(views, own, "components", dc.name, report), sc, d, lim, report);
   // Said at load time rather than discovered as a run that never meets its limit.
   if (const view* v = pick(views, own, "power", dc.name, report); v && lim.power_W) {

@@ -442,6 +442,9 @@ schema_ptr domain_limits_schema() {
                               "100 ms")),
        opt("settle", quantity(dims::time(), "time over which the limiter brings the average back to `power` "
                               "(illustrative)", "25 ms")),
+       opt("recovery", quantity(dims::time(), "time the limiter takes to raise the clock back across the domain's "
+                                "whole OPP table after a cut, a share of that per control period (cuts act at once); "
+                                "0: at once", "0 s", 0.0, false)),
        opt("memory_freq", quantity(dims::frequency(), "locks the clock of this domain's memory (nvidia-smi -lmc): "
                                    "min_freq = max_freq of the memory DVFS domain its units' traffic goes to (an "
                                    "OPP of that domain; a value between two rounds down)")),

@@ -127,6 +127,47 @@ TEST_CASE("a locked clock runs at exactly that OPP; a power limit below it still
   CHECK(*std::max_element(hz1.begin(), hz1.end()) > 1800e6);
 }
 
+TEST_CASE("recovery: after a board-limit cut the clock climbs back no faster than its ramp") {
+  // gpu0 under 300 W on a per-period window (1 ms), sampled every control period: the ResNet-50
+  // tiles swing its power, so the limiter cuts and lets go many times. With recovery 50 ms the
+  // ceiling climbs (1980 - 345) MHz / 50 ms = 32.7 MHz per 1 ms period from where a cut left it:
+  // k samples after a cut to f, the clock is at most f + 32.7 MHz x k. Without recovery the
+  // clock jumps back at once (one OPP step of the H100's table is 150-195 MHz).
+  scratch s("recovery");
+  const std::string run = "run " + server + " -q --set 'duration=300 ms' --set 'record_period=1 ms'"
+                          " --set 'policy.governors.gpu*=gpu_boost' --set 'policy.limits.gpu0.power=300 W'"
+                          " --set 'policy.limits.gpu0.window=1 ms'";
+  const result slow = run_ptsim(s.dir, run + " --set 'policy.limits.gpu0.recovery=50 ms' -o slow.h5");
+  REQUIRE_MESSAGE(slow.exit_code == 0, slow.err);
+  const result fast = run_ptsim(s.dir, run + " -o fast.h5");
+  REQUIRE_MESSAGE(fast.exit_code == 0, fast.err);
+  const double rate = (1980e6 - 345e6) / 50.0;  // Hz per 1 ms period
+  // The largest climb above the ramp since the last cut (a sample below the one before it).
+  auto excess = [&](const std::vector<double>& hz) {
+    double worst = -1e300;
+    std::size_t cut = 0;
+    for (std::size_t i = 11; i < hz.size(); ++i) {
+      if (hz[i] < hz[i - 1] - 1) cut = i;
+      else if (cut > 0) worst = std::max(worst, hz[i] - hz[cut] - rate * static_cast<double>(i - cut));
+    }
+    return worst;
+  };
+  const auto hz_slow = frequency(result_reader(s.dir / "slow.h5"), "gpu0");
+  const auto hz_fast = frequency(result_reader(s.dir / "fast.h5"), "gpu0");
+  // The limit binds in both runs (the clock leaves the top), and only the slow run is ramp-bound.
+  CHECK(*std::min_element(hz_slow.begin() + 10, hz_slow.end()) < 1980e6 - 1);
+  CHECK(*std::min_element(hz_fast.begin() + 10, hz_fast.end()) < 1980e6 - 1);
+  CHECK(excess(hz_slow) <= 1.0);
+  CHECK(excess(hz_fast) > 100e6);
+  // Both hold the limit on average.
+  for (const char* name : {"slow.h5", "fast.h5"}) {
+    const auto b = board_W(result_reader(s.dir / name), 0);
+    double sum = 0;
+    for (std::size_t t = 10; t < b.size(); ++t) sum += b[t];
+    CHECK(sum / static_cast<double>(b.size() - 10) < 300.0);
+  }
+}
+
 TEST_CASE("a board limit below the lowest clock's draw: the clock sits at the floor and the run says the limit cannot be held") {
   // An H100 idles at ~77 W at 345 MHz (README, GPU presets) before its HBM and links: an 80 W
   // board limit cannot be met, as an A40's 100 W could not in Zeus's sweep (120.7 W measured).

@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include "helpers.hpp"
+#include "relative_approx.hpp"
 #include "ptsim/power/domain_limits.hpp"
 
 using namespace ptsim::power;
@@ -58,4 +59,18 @@ TEST_CASE("limited_frequency: the request within [min, max], then the ceilings, 
   CHECK(limited_frequency(1500 * MHz, 1000 * MHz, 1500 * MHz, 1200 * MHz) == 1200 * MHz);
   // A locked clock (min = max = 1500 MHz) under a 700 MHz power ceiling: the ceiling wins.
   CHECK(limited_frequency(1500 * MHz, 1500 * MHz, 1500 * MHz, 700 * MHz) == 700 * MHz);
+}
+
+TEST_CASE("recovered_ceiling: cuts at once, climbs back at the ramp, never past the wanted ceiling") {
+  // Table 500-1500 MHz, 1 ms periods, recovery 100 ms: the ramp is 1000 MHz / 100 = 10 MHz a period.
+  const double lo = 500 * MHz, hi = 1500 * MHz, T = 1e-3, R = 0.1;
+  CHECK(recovered_ceiling(1200 * MHz, 700 * MHz, lo, hi, T, R) == 700 * MHz);  // a cut: at once
+  CHECK(recovered_ceiling(700 * MHz, 1500 * MHz, lo, hi, T, R) == ptsim_test::Approx(710 * MHz));
+  CHECK(recovered_ceiling(705 * MHz, 712 * MHz, lo, hi, T, R) == 712 * MHz);  // within one period's climb
+  // From 700 MHz back to the top takes 80 periods.
+  double c = 700 * MHz;
+  int n = 0;
+  while (c < hi && n < 1000) c = recovered_ceiling(c, hi, lo, hi, T, R), ++n;
+  CHECK(n == 80);
+  CHECK(recovered_ceiling(700 * MHz, 1500 * MHz, lo, hi, T, 0.0) == 1500 * MHz);  // no recovery: at once
 }

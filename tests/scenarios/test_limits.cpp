@@ -39,6 +39,7 @@ TEST_CASE("a wildcard sets every matching domain; a domain's own entry wins") {
     CHECK(lim->min_hz == 345 * MHz);
     CHECK(lim->max_hz == 1980 * MHz);
     CHECK(lim->window_s == ptsim_test::Approx(0.1));
+    CHECK(lim->recovery_s == 0.0);  // the clock returns at once after a cut
     // The board: the GPU and what only it connects to (not the shared NVSwitch or PCIe switch).
     const std::string n = std::to_string(i);
     CHECK(lim->components == std::vector<std::string>{"gpu" + n, "hbm" + n, "nvlink" + n, "pcie_gpu" + n});
@@ -112,6 +113,11 @@ TEST_CASE("range errors name the allowed range") {
   const auto win = only_at(errors({"policy.limits.gpu0.power=300 W", "policy.limits.gpu0.window=100 us"}),
                            "policy.limits.gpu0.window");
   CHECK(contains(win.message, "shorter than the control period"));
+  // recovery: a time, zero or more.
+  CHECK(load({"policy.limits.gpu0.power=300 W", "policy.limits.gpu0.recovery=50 ms"}).policy.limits_for("gpu0")->recovery_s ==
+        ptsim_test::Approx(0.05));
+  CHECK(!errors({"policy.limits.gpu0.recovery=-1 ms"}).empty());
+  CHECK(!errors({"policy.limits.gpu0.recovery=50 W"}).empty());
 }
 
 TEST_CASE("a board limit below the board's floor is a warning") {

@@ -22,6 +22,10 @@ struct domain_limits {
   std::optional<double> power_W;  ///< board power limit; none: no limit
   double window_s = default_power_limit_window_s;  ///< averaging window of power_W
   double settle_s = default_power_limit_window_s / 4;  ///< the limiter's response (power_capper settle)
+  /// Time the limiter takes to raise the clock back across the whole table after a cut; 0: at
+  /// once. Cuts act at once either way (a firmware limiter drops the clock fast and climbs back
+  /// gradually), so a load whose power swings keeps the clock low through its light phases too.
+  double recovery_s = 0;
   /// The board: the components whose power the limit covers (resolved names).
   std::vector<std::string> components;
   /// What the loader changed and the run reports once (a clock rounded onto the table).
@@ -34,6 +38,15 @@ struct domain_limits {
 /// the clock drops below a locked clock when power or temperature demand it.
 inline double limited_frequency(double request_hz, double min_hz, double max_hz, double ceiling_hz) {
   return std::min(std::clamp(request_hz, min_hz, max_hz), ceiling_hz);
+}
+
+/// The board limiter's ceiling for the coming period: the capper's `wanted_hz` where it is a
+/// cut (or the same), else at most (top_hz - bottom_hz) * period_s / recovery_s above the
+/// last ceiling, rounded down onto the table by the caller. recovery_s = 0: `wanted_hz`.
+inline double recovered_ceiling(double last_hz, double wanted_hz, double bottom_hz, double top_hz, double period_s,
+                                double recovery_s) {
+  if (!(recovery_s > 0) || wanted_hz <= last_hz) return wanted_hz;
+  return std::min(wanted_hz, last_hz + (top_hz - bottom_hz) * period_s / recovery_s);
 }
 
 }  // namespace ptsim::power
