@@ -177,6 +177,10 @@ TEST_CASE("backward_efficiency per kind and per kind at one precision; a bad key
     REQUIRE(ds.size() == 1);
     CHECK_MESSAGE(ds[0].to_string().find("such as conv_fp32, found '" + std::string(key) + "'") != std::string::npos,
                   ds[0].to_string());
+    // The accepted kinds and precisions are the parsers' own lists, every kind named.
+    CHECK(ds[0].to_string().find("an operator kind (" + ptsim::tlm_config::op_kind_names() + ")") != std::string::npos);
+    CHECK(ds[0].to_string().find("collective, transfer, other") != std::string::npos);
+    CHECK(ds[0].to_string().find("(" + ptsim::tlm_config::precision_names() + ")") != std::string::npos);
   }
   // A share of the forward's: above 1 a backward kernel would outrun the unit's peak.
   for (const char* bad : {"0", "1.2"}) {

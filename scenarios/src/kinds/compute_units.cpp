@@ -48,8 +48,8 @@ std::vector<field> compute_fields(const compute_defaults& d, std::vector<field> 
                               d.efficiency)),
       opt("vector_efficiency", share("share of peak reached by vector/elementwise operators", d.vector_efficiency)),
       opt("op_efficiency", map_of(share("share of peak"),
-                                  "share of peak per operator kind (gemm, conv, attention, elementwise, norm, "
-                                  "embedding, pool, other), overriding efficiency and vector_efficiency; "
+                                  "share of peak per operator kind (" + tlm_config::op_kind_names() +
+                                      "), overriding efficiency and vector_efficiency; "
                                   "KIND_PRECISION (e.g. gemm_fp8) for that kind at one precision only, "
                                   "KIND_RULES (e.g. conv_eager) for it under one fusion rule set")),
       opt("backward_efficiency",
@@ -243,8 +243,8 @@ void resolve_compute(const std::string& name, const std::string& kind, const com
   if (u.ops_per_cycle.empty()) c.fail("a compute unit needs " + table + " for at least one precision", table);
   u.efficiency = c.num("efficiency");
   u.vector_efficiency = c.num("vector_efficiency");
-  const std::string kinds = "an operator kind (gemm, conv, attention, per_head_attention, elementwise, norm, "
-                            "embedding, pool, other)";
+  const std::string kinds = "an operator kind (" + tlm_config::op_kind_names() + ")";
+  const std::string precisions = "(" + tlm_config::precision_names() + ")";
   for (const auto& [k, v] : c.at("op_efficiency").entries()) {
     const double share = std::strtod(v.scalar().c_str(), nullptr);
     try {
@@ -257,9 +257,10 @@ void resolve_compute(const std::string& name, const std::string& kind, const com
       else
         u.op_precision_efficiency[{kind, tlm_config::parse_precision(suffix)}] = share;
     } catch (const std::invalid_argument&) {
-      v.fail("op_efficiency: expected " + kinds + ", one with a precision (fp32, fp16, bf16, fp8, int8, int4) "
-             "such as gemm_fp8, or one with a fusion rule set (eager, none, tensorrt) such as conv_eager, found '" +
-             k + "'");
+      std::string rules;
+      for (const auto& r : tlm_config::fusion_rule_names()) rules += (rules.empty() ? "" : ", ") + r;
+      v.fail("op_efficiency: expected " + kinds + ", one with a precision " + precisions +
+             " such as gemm_fp8, or one with a fusion rule set (" + rules + ") such as conv_eager, found '" + k + "'");
     }
   }
   for (const auto& [k, v] : c.at("backward_efficiency").entries()) {
@@ -269,8 +270,8 @@ void resolve_compute(const std::string& name, const std::string& kind, const com
       if (suffix.empty()) u.backward_efficiency[kind] = share;
       else u.backward_precision_efficiency[{kind, tlm_config::parse_precision(suffix)}] = share;
     } catch (const std::invalid_argument&) {
-      v.fail("backward_efficiency: expected " + kinds + " or one with a precision (fp32, fp16, bf16, fp8, int8, "
-             "int4) such as conv_fp32, found '" + k + "'");
+      v.fail("backward_efficiency: expected " + kinds + " or one with a precision " + precisions +
+             " such as conv_fp32, found '" + k + "'");
     }
   }
   u.memory_efficiency = per_op_kind(c.at("memory_efficiency"));

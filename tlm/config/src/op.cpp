@@ -16,14 +16,21 @@ const char* to_string(precision p) {
   return "?";
 }
 
+namespace {
+constexpr precision all_precisions[] = {precision::fp32, precision::fp16, precision::bf16,
+                                        precision::fp8,  precision::int8, precision::int4};
+}
+
 precision parse_precision(const std::string& s) {
-  if (s == "fp32") return precision::fp32;
-  if (s == "fp16") return precision::fp16;
-  if (s == "bf16") return precision::bf16;
-  if (s == "fp8") return precision::fp8;
-  if (s == "int8") return precision::int8;
-  if (s == "int4") return precision::int4;
-  throw std::invalid_argument("unknown precision '" + s + "' (expected fp32, fp16, bf16, fp8, int8 or int4)");
+  for (precision p : all_precisions)
+    if (s == to_string(p)) return p;
+  throw std::invalid_argument("unknown precision '" + s + "' (expected " + precision_names() + ")");
+}
+
+std::string precision_names() {
+  std::string names;
+  for (precision p : all_precisions) names += (names.empty() ? "" : ", ") + std::string(to_string(p));
+  return names;
 }
 
 double element_bytes(precision p) {
@@ -73,12 +80,15 @@ const char* to_string(op_kind k) {
 bool attends(op_kind k) { return k == op_kind::attention || k == op_kind::per_head_attention; }
 
 op_kind parse_op_kind(const std::string& s) {
-  std::string valid;
-  for (op_kind k : all_kinds) {
+  for (op_kind k : all_kinds)
     if (s == to_string(k)) return k;
-    valid += (valid.empty() ? "" : ", ") + std::string(to_string(k));
-  }
-  throw std::invalid_argument("unknown operator kind '" + s + "' (expected " + valid + ")");
+  throw std::invalid_argument("unknown operator kind '" + s + "' (expected " + op_kind_names() + ")");
+}
+
+std::string op_kind_names() {
+  std::string names;
+  for (op_kind k : all_kinds) names += (names.empty() ? "" : ", ") + std::string(to_string(k));
+  return names;
 }
 
 const char* to_string(collective_kind c) {

@@ -33,6 +33,10 @@ const char* to_string(op_kind k);
 bool attends(op_kind k);
 /// Parses the names printed by to_string; throws std::invalid_argument otherwise.
 op_kind parse_op_kind(const std::string& s);
+/// Every operator kind's name, comma-separated, for messages that list what is accepted.
+std::string op_kind_names();
+/// Every precision's name (parse_precision), comma-separated.
+std::string precision_names();
 
 /// Operator fusion rule sets (fusion.hpp says what each does). Here because an operator
 /// records the one its graph was built with: efficiencies may depend on it
