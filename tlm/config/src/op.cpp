@@ -1,5 +1,6 @@
 #include "ptsim/tlm_config/op.hpp"
 
+#include <cstddef>
 #include <stdexcept>
 
 namespace ptsim::tlm_config {
@@ -19,19 +20,27 @@ const char* to_string(precision p) {
 namespace {
 constexpr precision all_precisions[] = {precision::fp32, precision::fp16, precision::bf16,
                                         precision::fp8,  precision::int8, precision::int4};
-}
 
-precision parse_precision(const std::string& s) {
-  for (precision p : all_precisions)
-    if (s == to_string(p)) return p;
-  throw std::invalid_argument("unknown precision '" + s + "' (expected " + precision_names() + ")");
-}
-
-std::string precision_names() {
+// An enum's names (to_string of each value in `all`), comma-separated.
+template <class E, std::size_t N>
+std::string names_of(const E (&all)[N]) {
   std::string names;
-  for (precision p : all_precisions) names += (names.empty() ? "" : ", ") + std::string(to_string(p));
+  for (E e : all) names += (names.empty() ? "" : ", ") + std::string(to_string(e));
   return names;
 }
+
+// The value of `all` whose to_string is `s`; std::invalid_argument naming `what` and the choices.
+template <class E, std::size_t N>
+E parse_named(const std::string& s, const E (&all)[N], const char* what) {
+  for (E e : all)
+    if (s == to_string(e)) return e;
+  throw std::invalid_argument("unknown " + std::string(what) + " '" + s + "' (expected " + names_of(all) + ")");
+}
+}  // namespace
+
+precision parse_precision(const std::string& s) { return parse_named(s, all_precisions, "precision"); }
+
+std::string precision_names() { return names_of(all_precisions); }
 
 double element_bytes(precision p) {
   switch (p) {
@@ -79,17 +88,9 @@ const char* to_string(op_kind k) {
 
 bool attends(op_kind k) { return k == op_kind::attention || k == op_kind::per_head_attention; }
 
-op_kind parse_op_kind(const std::string& s) {
-  for (op_kind k : all_kinds)
-    if (s == to_string(k)) return k;
-  throw std::invalid_argument("unknown operator kind '" + s + "' (expected " + op_kind_names() + ")");
-}
+op_kind parse_op_kind(const std::string& s) { return parse_named(s, all_kinds, "operator kind"); }
 
-std::string op_kind_names() {
-  std::string names;
-  for (op_kind k : all_kinds) names += (names.empty() ? "" : ", ") + std::string(to_string(k));
-  return names;
-}
+std::string op_kind_names() { return names_of(all_kinds); }
 
 const char* to_string(collective_kind c) {
   switch (c) {
