@@ -10,6 +10,7 @@
 #include "ptsim/power/energy_model.hpp"
 #include "ptsim/power/idle_states.hpp"
 #include "ptsim/tlm_config/fusion.hpp"
+#include "ptsim/tlm_config/names.hpp"
 #include "ptsim/tlm_config/op.hpp"
 #include "ptsim/tlm_config/op_profile.hpp"
 
@@ -257,10 +258,9 @@ void resolve_compute(const std::string& name, const std::string& kind, const com
       else
         u.op_precision_efficiency[{kind, tlm_config::parse_precision(suffix)}] = share;
     } catch (const std::invalid_argument&) {
-      std::string rules;
-      for (const auto& r : tlm_config::fusion_rule_names()) rules += (rules.empty() ? "" : ", ") + r;
       v.fail("op_efficiency: expected " + kinds + ", one with a precision " + precisions +
-             " such as gemm_fp8, or one with a fusion rule set (" + rules + ") such as conv_eager, found '" + k + "'");
+             " such as gemm_fp8, or one with a fusion rule set (" +
+             tlm_config::join_names(tlm_config::fusion_rule_names()) + ") such as conv_eager, found '" + k + "'");
     }
   }
   for (const auto& [k, v] : c.at("backward_efficiency").entries()) {

@@ -1,6 +1,6 @@
 #include "ptsim/tlm_config/fusion.hpp"
 
-#include <stdexcept>
+#include "ptsim/tlm_config/names.hpp"
 
 namespace ptsim::tlm_config {
 
@@ -13,13 +13,13 @@ const char* to_string(fusion_rules r) {
   return "?";
 }
 
-std::vector<std::string> fusion_rule_names() { return {"eager", "none", "tensorrt"}; }
-
-fusion_rules parse_fusion_rules(const std::string& s) {
-  for (auto r : {fusion_rules::eager, fusion_rules::none, fusion_rules::tensorrt})
-    if (s == to_string(r)) return r;
-  throw std::invalid_argument("unknown fusion rule set '" + s + "' (expected eager, none or tensorrt)");
+namespace {
+constexpr fusion_rules all_rules[] = {fusion_rules::eager, fusion_rules::none, fusion_rules::tensorrt};
 }
+
+std::vector<std::string> fusion_rule_names() { return names_of(all_rules); }
+
+fusion_rules parse_fusion_rules(const std::string& s) { return parse_named(s, all_rules, "fusion rule set"); }
 
 namespace {
 

@@ -1,7 +1,6 @@
 #include "ptsim/tlm_config/op.hpp"
 
-#include <cstddef>
-#include <stdexcept>
+#include "ptsim/tlm_config/names.hpp"
 
 namespace ptsim::tlm_config {
 
@@ -20,27 +19,11 @@ const char* to_string(precision p) {
 namespace {
 constexpr precision all_precisions[] = {precision::fp32, precision::fp16, precision::bf16,
                                         precision::fp8,  precision::int8, precision::int4};
-
-// An enum's names (to_string of each value in `all`), comma-separated.
-template <class E, std::size_t N>
-std::string names_of(const E (&all)[N]) {
-  std::string names;
-  for (E e : all) names += (names.empty() ? "" : ", ") + std::string(to_string(e));
-  return names;
-}
-
-// The value of `all` whose to_string is `s`; std::invalid_argument naming `what` and the choices.
-template <class E, std::size_t N>
-E parse_named(const std::string& s, const E (&all)[N], const char* what) {
-  for (E e : all)
-    if (s == to_string(e)) return e;
-  throw std::invalid_argument("unknown " + std::string(what) + " '" + s + "' (expected " + names_of(all) + ")");
-}
 }  // namespace
 
 precision parse_precision(const std::string& s) { return parse_named(s, all_precisions, "precision"); }
 
-std::string precision_names() { return names_of(all_precisions); }
+std::string precision_names() { return join_names(names_of(all_precisions)); }
 
 double element_bytes(precision p) {
   switch (p) {
@@ -90,7 +73,7 @@ bool attends(op_kind k) { return k == op_kind::attention || k == op_kind::per_he
 
 op_kind parse_op_kind(const std::string& s) { return parse_named(s, all_kinds, "operator kind"); }
 
-std::string op_kind_names() { return names_of(all_kinds); }
+std::string op_kind_names() { return join_names(names_of(all_kinds)); }
 
 const char* to_string(collective_kind c) {
   switch (c) {

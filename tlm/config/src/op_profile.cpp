@@ -6,6 +6,8 @@
 #include <map>
 #include <tuple>
 
+#include "ptsim/tlm_config/names.hpp"
+
 namespace ptsim::tlm_config {
 
 namespace {
@@ -157,12 +159,6 @@ std::map<std::string, std::size_t> columns_of(const std::vector<cell>& header, c
   return cols;
 }
 
-std::string join(const std::vector<std::string>& v) {
-  std::string s;
-  for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
-  return s;
-}
-
 // The named column's number; `empty_ok`: an empty cell gives `fallback`.
 double number(const std::vector<cell>& row, std::size_t i, const std::string& name, const csv_reader& r, double min,
               bool above, double fallback, bool empty_ok, const char* expected) {
@@ -196,8 +192,8 @@ std::vector<profile_row> read_ptsim(csv_reader& r, const std::vector<cell>& head
   const auto cols = columns_of(header, r);
   for (const auto& c : header)
     if (std::find(known.begin(), known.end(), c.text) == known.end())
-      r.fail(c.column, "unknown column '" + c.text + "' (expected " + join(known) + ")");
-  if (!cols.count("kind")) r.fail(0, "missing column 'kind' (columns: " + join(known) + ")");
+      r.fail(c.column, "unknown column '" + c.text + "' (expected " + join_names(known) + ")");
+  if (!cols.count("kind")) r.fail(0, "missing column 'kind' (columns: " + join_names(known) + ")");
   if (cols.count("time_us") == cols.count("time_ms"))
     r.fail(0, "expected one time column, time_us or time_ms, found " +
                   std::string(cols.count("time_us") ? "both" : "neither"));
@@ -262,7 +258,7 @@ std::vector<profile_row> read_vidur(csv_reader& r, const std::vector<cell>& head
   static const std::vector<std::string> needed = {"n_head", "n_kv_head", "n_embd", "n_expanded_embd",
                                                   "use_gated_mlp", "num_tokens", "num_tensor_parallel_workers"};
   for (const auto& n : needed)
-    if (!cols.count(n)) r.fail(0, "missing column '" + n + "' (a Vidur MLP profile has " + join(needed) + ")");
+    if (!cols.count(n)) r.fail(0, "missing column '" + n + "' (a Vidur MLP profile has " + join_names(needed) + ")");
   if (!(d.clock_hz > 0)) r.fail(0, "no clock: give the profile's clock (Vidur files do not say)");
   // Vidur operator -> ptsim kind; the shape comes from the model columns below.
   struct vop {

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "ptsim/tlm_config/decoder.hpp"
+#include "ptsim/tlm_config/names.hpp"
 
 namespace ptsim::tlm_config {
 
@@ -15,12 +16,6 @@ std::string gb(double bytes) {
   os.precision(3);
   os << bytes / 1e9 << " GB";
   return os.str();
-}
-
-std::string join(const std::vector<std::string>& v) {
-  std::string s;
-  for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
-  return s;
 }
 
 }  // namespace
@@ -77,8 +72,8 @@ topology::topology(const platform_config& cfg) : cfg_(cfg) {
   std::vector<std::string> ics, mems;
   for (const auto& i : cfg.interconnects) ics.push_back(i.name);
   for (const auto& m : cfg.memories) mems.push_back(m.name);
-  const std::string names = " (interconnects: " + (ics.empty() ? std::string("none") : join(ics)) +
-                            "; targets: " + (mems.empty() ? std::string("none") : join(mems)) + ")";
+  const std::string names = " (interconnects: " + (ics.empty() ? std::string("none") : join_names(ics)) +
+                            "; targets: " + (mems.empty() ? std::string("none") : join_names(mems)) + ")";
 
   // Every name a component connects to must exist and be of the right sort; count the
   // distinct upstream components of each interconnect and target.
@@ -122,7 +117,7 @@ topology::topology(const platform_config& cfg) : cfg_(cfg) {
     if (up.empty()) problem(i.name, "", "nothing connects to it (its target socket would be unbound)");
     if (i.point_to_point && up.size() > 1)
       problem(i.name, "", "a " + i.kind + " link has one upstream end but is bound by " +
-                              join(std::vector<std::string>(up.begin(), up.end())));
+                              join_names(std::vector<std::string>(up.begin(), up.end())));
   }
   for (const auto& m : cfg.memories)
     if (upstream[m.name].empty()) problem(m.name, "", "nothing connects to it (its target socket would be unbound)");
@@ -160,7 +155,7 @@ void topology::visit(const std::string& name, std::vector<std::string>& stack) c
   if (reach_.count(name)) return;
   if (std::find(stack.begin(), stack.end(), name) != stack.end()) {
     stack.push_back(name);
-    problems_.push_back({name, -1, "", "connections form a cycle (" + join(stack) + ")"});
+    problems_.push_back({name, -1, "", "connections form a cycle (" + join_names(stack) + ")"});
     stack.pop_back();
     reach_[name];  // empty, so the cycle is reported once
     return;
@@ -270,7 +265,7 @@ void check_unit_paths(const platform_config& cfg, const topology& topo, problems
         if (const memory_config* m = topo.target(end); m && m->dram) drams.push_back(end);
       at(u.name, "connect",
          "its connect path " + (drams.empty() ? std::string("reaches no memory (lpddr, lpddr5x, ddr5, hbm)")
-                                              : "reaches several memories (" + join(drams) + "); connect through one"));
+                                              : "reaches several memories (" + join_names(drams) + "); connect through one"));
     }
     if (!u.fabric.empty() && topo.role_of(u.fabric) == topology::role::interconnect && topo.fabric_of(u.name).empty())
       at(u.name, "fabric", "its fabric path must end in exactly one terminal interconnect (a switch or link with "
