@@ -2,7 +2,8 @@
 """`ptsim compare` end to end, on a folder of cases made here from real runs of a short
 scenario: a case whose measurement is the model's own value passes (error 0); one measured at
 twice the model's value is 50 % off: it fails the command when expected to pass, and is only
-reported when marked `expect: fail`. Formats (table, csv, json, markdown) read back; bad cases
+reported when marked `expect: fail`. A ratio target (ratio_to_row) divides by the baseline
+row's value. Formats (table, csv, json, markdown) read back; bad cases
 exit 2 with file:line:column before anything runs.
 
 Usage: test_compare.py PTSIM SCENARIOS_DIR
@@ -156,6 +157,57 @@ with h5py.File(os.path.join(work, "own-20.h5"), "r") as h:
     dt = [t[0]] + [t[i] - t[i - 1] for i in range(1, len(t))]
     want = sum(a * b for a, b in zip(p0, dt)) / t[-1]
 check(abs(pts["first_W"] - want) <= 1e-9 * abs(want), f"power:{first} {pts['first_W']} != {want}")
+
+# A published ratio (ratio_to_row): the model's value divided by its value in the baseline row.
+# The measured column holds the model's own ratio of the 40 Hz to the 20 Hz run, so its error is 0
+# (to rounding); the baseline row carries no point. --quick with only row 2 still runs row 1, the
+# baseline, to divide by it. A baseline cell other than 1 and a row number outside the table are
+# errors at their place.
+ratio_p = own["40 Hz"][0] / own["20 Hz"][0]
+ratio_l = own["40 Hz"][1] / own["20 Hz"][1]
+check(abs(ratio_p - 1) > 1e-3, f"ratio case: the two rates give the same power ({ratio_p}), the test cannot fail")
+d = os.path.join(work, "ratios", "ratio")
+os.makedirs(d)
+with open(os.path.join(d, "measurements.csv"), "w") as f:
+    f.write(f"workload.streams.camera.arrival.rate,power_ratio,latency_ratio\n20 Hz,1,\n40 Hz,{ratio_p!r},{ratio_l * 1.25!r}\n")
+with open(os.path.join(d, "case.yaml"), "w") as f:
+    f.write("""source: "test"
+citation: "test"
+scenario: ../../base.yaml
+measurements: measurements.csv
+targets:
+  power_ratio: { metric: avg_power_W, ratio_to_row: 1, tolerance: "1 %" }
+  latency_ratio: { metric: latency_p50_s, ratio_to_row: 1, tolerance: "30 %" }
+quick: { rows: [2] }
+""")
+for extra in ([], ["--quick"]):
+    r = run("compare", "--dir", os.path.join(work, "ratios"), "--format", "json", *extra)
+    check(r.returncode == 0, f"ratio {extra}: exit {r.returncode} {r.stderr}")
+    pts = json.loads(r.stdout)["cases"][0]["points"] if r.returncode == 0 else []
+    check(len(pts) == 2, f"ratio {extra}: 2 points expected (row 2's two ratios), found {pts}")
+    for pt in pts:
+        want = ratio_p if pt["target"] == "power_ratio" else ratio_l
+        check(abs(pt["model"] - want) <= 1e-9 * want, f"ratio {extra}: model {pt['model']} != {want} ({pt['target']})")
+        if pt["target"] == "latency_ratio":  # measured 1.25x the model's ratio: error 1/1.25 - 1
+            check(abs(pt["error"] + 0.2) < 1e-9, f"ratio {extra}: latency error {pt['error']}, expected -0.2")
+cpath = os.path.join(d, "case.yaml")
+with open(cpath) as f:
+    good_case = f.read()
+with open(cpath, "w") as f:
+    f.write(good_case.replace("ratio_to_row: 1, tolerance: \"1 %\"", "ratio_to_row: 3, tolerance: \"1 %\""))
+r = run("compare", "--dir", os.path.join(work, "ratios"))
+check(r.returncode == 2 and f"{cpath}:6:53: targets.power_ratio.ratio_to_row: expected a data row number 1..2" in r.stderr,
+      f"ratio_to_row 3: exit {r.returncode} {r.stderr}")
+with open(cpath, "w") as f:
+    f.write(good_case)
+mpath = os.path.join(d, "measurements.csv")
+with open(mpath) as f:
+    text = f.read()
+with open(mpath, "w") as f:
+    f.write(text.replace("20 Hz,1,", "20 Hz,2,"))
+r = run("compare", "--dir", os.path.join(work, "ratios"))
+check(r.returncode == 2 and f"{mpath}:2:7: power_ratio: this row is the baseline" in r.stderr,
+      f"baseline cell 2: exit {r.returncode} {r.stderr}")
 
 # Bad input: exit 2 at the place, nothing run.
 bad = os.path.join(work, "bad")

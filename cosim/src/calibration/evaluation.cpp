@@ -55,8 +55,14 @@ std::vector<row_outcome> evaluate_rows(const study& s, const std::vector<std::si
                                        const std::vector<scenarios::sweep_value>& shared,
                                        const std::vector<scenarios::sweep_value>& params, const batch_options& opts,
                                        batch_result* batch) {
+  // The rows asked, then the baselines of ratio targets that are not among them (run, or read
+  // from the cache, for the division only).
+  std::vector<std::size_t> run_rows = rows;
+  for (const auto& t : s.targets)
+    if (t.ratio_to_row && std::find(run_rows.begin(), run_rows.end(), t.ratio_to_row) == run_rows.end())
+      run_rows.push_back(t.ratio_to_row);
   std::vector<std::vector<scenarios::sweep_value>> points;
-  for (const std::size_t r : rows) {
+  for (const std::size_t r : run_rows) {
     auto p = s.rows[r - 1].conditions;
     p.insert(p.end(), params.begin(), params.end());
     points.push_back(std::move(p));
@@ -73,10 +79,10 @@ std::vector<row_outcome> evaluate_rows(const study& s, const std::vector<std::si
   batch_result b = run_points(s.scenario, all_shared, points, opts);
   std::vector<const metric_expr*> ms;
   for (const auto& t : s.targets) ms.push_back(&t.metric);
-  std::vector<row_outcome> out;
-  for (std::size_t i = 0; i < rows.size(); ++i) {
+  std::vector<row_outcome> all;
+  for (std::size_t i = 0; i < run_rows.size(); ++i) {
     row_outcome o;
-    o.row = rows[i];
+    o.row = run_rows[i];
     o.simulated.assign(s.targets.size(), std::numeric_limits<double>::quiet_NaN());
     o.error = o.simulated;
     const point_result& pr = i < b.points.size() ? b.points[i] : point_result{};
@@ -88,10 +94,20 @@ std::vector<row_outcome> evaluate_rows(const study& s, const std::vector<std::si
       } catch (const std::exception& e) {
         o.failure = e.what();
       }
-      for (std::size_t k = 0; k < s.targets.size(); ++k)
-        if (const auto& m = s.rows[rows[i] - 1].measured[k]) o.error[k] = target_error(s.targets[k], *m, o.simulated[k]);
     }
-    out.push_back(std::move(o));
+    all.push_back(std::move(o));
+  }
+  std::vector<row_outcome> out(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(rows.size()));
+  for (auto& o : out) {
+    if (!o.failure.empty()) continue;
+    for (std::size_t k = 0; k < s.targets.size(); ++k) {
+      if (const std::size_t base = s.targets[k].ratio_to_row) {
+        const auto ref = std::find_if(all.begin(), all.end(), [&](const row_outcome& x) { return x.row == base; });
+        // A failed baseline leaves the ratio unknown (NaN), which the fit counts as a failed run.
+        o.simulated[k] = ref->failure.empty() ? o.simulated[k] / ref->simulated[k] : std::numeric_limits<double>::quiet_NaN();
+      }
+      if (const auto& m = s.rows[o.row - 1].measured[k]) o.error[k] = target_error(s.targets[k], *m, o.simulated[k]);
+    }
   }
   if (batch) *batch = std::move(b);
   return out;

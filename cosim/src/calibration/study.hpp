@@ -14,6 +14,7 @@
 //   targets:
 //     tokens_per_s: { metric: throughput, tolerance: "15 %" }
 //     median_itl_ms: { metric: itl_p50_s, scale: 0.001, weight: 1, error: relative }
+//     time_ratio: { metric: latency_p50_s, ratio_to_row: 1 }   # a ratio to row 1's value
 #include <cstddef>
 #include <filesystem>
 #include <map>
@@ -58,6 +59,11 @@ struct target {
   double weight = 1;
   bool relative = true;         ///< error = model/measured - 1; else model - measured (metric units)
   std::optional<double> tolerance;  ///< bound on |error| (a fraction when relative)
+  /// Published ratios (a time or power relative to a baseline condition): the measured
+  /// column is the metric's ratio to its value in this data row (1-based), and so is the
+  /// simulated one. 0: the metric's own value. The row itself carries no error.
+  std::size_t ratio_to_row = 0;
+  where ratio_at;
 };
 
 /// One measured row: its conditions (dotted path = value, as --set takes them) and values.

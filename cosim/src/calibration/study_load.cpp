@@ -95,7 +95,7 @@ void read_common(const study_file& f, const fs::path& path, study_kind kind, stu
   }
 }
 
-// One entry of targets: { metric, scale, weight, error, tolerance }.
+// One entry of targets: { metric, scale, weight, error, tolerance, ratio_to_row }.
 void read_target(const study_file& f, const YAML::Node& key, const YAML::Node& v, study& s) {
   collector& c = f.c;
   const auto& T = s.table;
@@ -108,8 +108,9 @@ void read_target(const study_file& f, const YAML::Node& key, const YAML::Node& v
   if (!v.IsMap() || !v["metric"]) return c.report(v, where_, "expected { metric: NAME, ... }, found " + found(v));
   for (const auto& e : v) {
     const std::string k = e.first.Scalar();
-    if (k != "metric" && k != "scale" && k != "weight" && k != "error" && k != "tolerance")
-      c.report(e.first, where_ + "." + k, "unknown key '" + k + "' (expected metric, scale, weight, error, tolerance)");
+    if (k != "metric" && k != "scale" && k != "weight" && k != "error" && k != "tolerance" && k != "ratio_to_row")
+      c.report(e.first, where_ + "." + k,
+               "unknown key '" + k + "' (expected metric, scale, weight, error, tolerance, ratio_to_row)");
   }
   try {
     t.metric = parse_metric(f.scalar(v["metric"], where_ + ".metric"));
@@ -137,6 +138,17 @@ void read_target(const study_file& f, const YAML::Node& key, const YAML::Node& v
       c.report(v["tolerance"], where_ + ".tolerance",
                std::string("expected ") + (t.relative ? "a share such as \"15 %\" or 0.15" : "a number >= 0 in the metric's units") +
                    ", found " + found(v["tolerance"]));
+  }
+  if (const auto r = v["ratio_to_row"]) {
+    double x = 0;
+    t.ratio_at = c.at(r);
+    const std::size_t rows = T.cells.size();
+    if (!r.IsScalar() || !parse_number(r.Scalar(), x) || x < 1 || x != static_cast<double>(static_cast<std::size_t>(x)) ||
+        (rows > 0 && x > static_cast<double>(rows)))
+      c.report(r, where_ + ".ratio_to_row",
+               "expected a data row number 1.." + std::to_string(rows) + " of " + T.file + ", found " + found(r));
+    else
+      t.ratio_to_row = static_cast<std::size_t>(x);
   }
   s.targets.push_back(std::move(t));
 }
@@ -175,6 +187,13 @@ void build_rows(collector& c, study& s) {
         row.measured.push_back(std::nullopt);
       } else if (!parse_number(T.cells[r][k], x)) {
         c.report(T.cell_at[r][k], T.columns[k], "expected a number, found '" + T.cells[r][k] + "'");
+        row.measured.push_back(std::nullopt);
+      } else if (s.targets[i].ratio_to_row == r + 1) {
+        // The baseline of a ratio: 1 by definition, nothing to compare.
+        if (x != 1)
+          c.report(T.cell_at[r][k], T.columns[k],
+                   "this row is the baseline of the ratios in this column (ratio_to_row: " + std::to_string(r + 1) +
+                       "): expected 1 or an empty cell, found '" + T.cells[r][k] + "'");
         row.measured.push_back(std::nullopt);
       } else {
         row.measured.push_back(x * s.targets[i].scale);
