@@ -277,7 +277,7 @@ std::string fit_csv(const study& s, const fit_result& r) {
           if (x.path == c) v = x.text;
         os << "," << csv_field(v);
       }
-      os << "," << csv_field(t.column) << "," << csv_field(t.metric.text) << "," << csv_field(t.metric.units()) << ","
+      os << "," << csv_field(t.column) << "," << csv_field(t.metric.text) << "," << csv_field(t.units()) << ","
          << num(*m) << "," << num(o->simulated[k]) << "," << num(o->error[k]) << ","
          << (t.relative ? "relative" : "absolute") << "," << csv_field(o->failure) << "\n";
     }

@@ -14,6 +14,10 @@ std::string number_text(double x) {
   return std::string(buf, r.ptr);
 }
 
+std::string target::units() const {
+  return ratio_to_row ? "ratio to row " + std::to_string(ratio_to_row) : metric.units();
+}
+
 std::string parameter::value_text(double x) const { return unit.empty() ? number_text(x) : number_text(x) + " " + unit; }
 
 std::vector<std::string> expand_ranges(const std::string& text) {

@@ -64,6 +64,8 @@ struct target {
   /// simulated one. 0: the metric's own value. The row itself carries no error.
   std::size_t ratio_to_row = 0;
   where ratio_at;
+  /// The compared values' units: the metric's, or "ratio to row N".
+  std::string units() const;
 };
 
 /// One measured row: its conditions (dotted path = value, as --set takes them) and values.

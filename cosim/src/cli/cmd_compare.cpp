@@ -153,7 +153,7 @@ void print_csv(const std::vector<case_outcome>& cases) {
   for (const auto& c : cases)
     each_point(c, [&](const cal::row_outcome& o, const cal::target& t, double m, double sim, double e, bool ok) {
       std::cout << csv_field(c.s->name) << "," << o.row << "," << csv_field(conditions_text(*c.s, o.row)) << ","
-                << csv_field(t.column) << "," << csv_field(t.metric.text) << "," << csv_field(t.metric.units()) << ","
+                << csv_field(t.column) << "," << csv_field(t.metric.text) << "," << csv_field(t.units()) << ","
                 << json_number(m) << "," << json_number(sim) << "," << json_number(e) << ","
                 << (t.relative ? "relative" : "absolute") << "," << (t.tolerance ? json_number(*t.tolerance) : "") << ","
                 << (ok ? "yes" : "no") << "," << csv_field(c.status()) << "\n";
@@ -180,7 +180,7 @@ void print_json(const std::vector<case_outcome>& cases) {
         fc = false;
       }
       std::cout << "}, \"target\": " << json_string(t.column) << ", \"metric\": " << json_string(t.metric.text)
-                << ", \"units\": " << json_string(t.metric.units()) << ", \"measured\": " << json_number(m)
+                << ", \"units\": " << json_string(t.units()) << ", \"measured\": " << json_number(m)
                 << ", \"model\": " << json_number(sim) << ", \"error\": " << json_number(e) << ", \"error_kind\": \""
                 << (t.relative ? "relative" : "absolute") << "\", \"tolerance\": "
                 << (t.tolerance ? json_number(*t.tolerance) : "null") << ", \"within\": " << (ok ? "true" : "false");
@@ -199,7 +199,7 @@ void print_markdown(const std::vector<case_outcome>& cases) {
   for (const auto& c : cases)
     each_point(c, [&](const cal::row_outcome& o, const cal::target& t, double m, double sim, double e, bool ok) {
       std::cout << "| " << c.s->name << " | " << conditions_text(*c.s, o.row) << " | " << t.column << " (" << t.metric.text
-                << ", " << t.metric.units() << ") | " << num(m) << " | " << num(sim) << " | " << err_text(t, e) << " | "
+                << ", " << t.units() << ") | " << num(m) << " | " << num(sim) << " | " << err_text(t, e) << " | "
                 << tol_text(t) << " | " << (ok ? "yes" : "no") << " |\n";
     });
   std::cout << "\n";
