@@ -150,6 +150,28 @@ TEST_CASE("op_activity per operator kind: none unless set, read into the unit; 0
   CHECK_MESSAGE(zero.message.find("expected a value > 0") != std::string::npos, zero.to_string());
 }
 
+TEST_CASE("op_activity per kind at one precision: read apart from the kind's; a bad precision an error") {
+  const auto sc = ps::load_scenario_text(
+      default_text(), "test.yaml",
+      with_sets({"platform.components.npu.op_activity.conv=0.8", "platform.components.npu.op_activity.conv_fp32=0.6"}));
+  using ptsim::tlm_config::op_kind;
+  using ptsim::tlm_config::precision;
+  int found = 0;
+  for (const auto& u : sc.platform.units)
+    if (u.name == "npu") {
+      ++found;
+      CHECK(u.op_activity.size() == 1);
+      CHECK(u.op_activity.at(op_kind::conv) == 0.8);
+      CHECK(u.op_precision_activity.size() == 1);
+      CHECK(u.op_precision_activity.at({op_kind::conv, precision::fp32}) == 0.6);
+    }
+  CHECK(found == 1);
+  const auto ds = load_errors(default_text(), with_sets({"platform.components.npu.op_activity.conv_fp9=0.5"}));
+  REQUIRE(ds.size() == 1);
+  CHECK_MESSAGE(ds[0].to_string().find("such as conv_fp32, found 'conv_fp9'") != std::string::npos, ds[0].to_string());
+  CHECK(ds[0].to_string().find("(" + ptsim::tlm_config::precision_names() + ")") != std::string::npos);
+}
+
 TEST_CASE("backward_efficiency per kind and per kind at one precision; a bad key or share is an error") {
   const auto sc = ps::load_scenario_text(default_text(), "test.yaml",
                                          with_sets({"platform.components.npu.backward_efficiency.conv=0.9",

@@ -55,7 +55,10 @@ double compute_unit::memory_efficiency_for(const op& o) const { return for_kind(
 
 double compute_unit::overlap_for(const op& o) const { return for_kind(cfg_.overlap, o.kind); }
 
-double compute_unit::activity_for(const op& o) const { return for_kind(cfg_.op_activity, o.kind); }
+double compute_unit::activity_for(const op& o) const {
+  auto at = cfg_.op_precision_activity.find({o.kind, o.prec});
+  return at != cfg_.op_precision_activity.end() ? at->second : for_kind(cfg_.op_activity, o.kind);
+}
 
 double compute_unit::efficiency_for(const op& o) const {
   double share = forward_efficiency_for(o);

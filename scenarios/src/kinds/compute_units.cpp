@@ -74,9 +74,9 @@ std::vector<field> compute_fields(const compute_defaults& d, std::vector<field> 
                             "rows) take longer than either bound")),
       opt("op_activity",
           map_of(share("share of c_eff toggled"),
-                 "per operator kind, the share of the unit's switched capacitance (c_eff) its kernels toggle while "
-                 "computing (default 1): kernels of different kinds draw different power at the same clock and busy "
-                 "time")),
+                 "per operator kind (or kind at one precision, e.g. conv_fp32, which wins), the share of the unit's "
+                 "switched capacitance (c_eff) its kernels toggle while computing (default 1): kernels of different "
+                 "kinds draw different power at the same clock and busy time")),
       opt("launch_overhead", quantity(dims::time(), "fixed cost per operator (kernel launch)", d.launch_overhead, 0.0,
                                       false)),
       opt("host_issue",
@@ -276,7 +276,17 @@ void resolve_compute(const std::string& name, const std::string& kind, const com
   }
   u.memory_efficiency = per_op_kind(c.at("memory_efficiency"));
   u.overlap = per_op_kind(c.at("overlap"));
-  u.op_activity = per_op_kind(c.at("op_activity"));
+  for (const auto& [k, v] : c.at("op_activity").entries()) {
+    const double share = std::strtod(v.scalar().c_str(), nullptr);
+    try {
+      const auto [kind, suffix] = kind_and_suffix(k);
+      if (suffix.empty()) u.op_activity[kind] = share;
+      else u.op_precision_activity[{kind, tlm_config::parse_precision(suffix)}] = share;
+    } catch (const std::invalid_argument&) {
+      v.fail("op_activity: expected " + kinds + " or one with a precision " + precisions + " such as conv_fp32, found '" +
+             k + "'");
+    }
+  }
   u.fusion = tlm_config::parse_fusion_rules(c.str("fusion"));
   u.launch_overhead = units::seconds(c.si("launch_overhead"));
   u.host_issue = units::seconds(c.si("host_issue"));

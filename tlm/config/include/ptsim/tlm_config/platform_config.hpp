@@ -78,6 +78,9 @@ struct compute_unit_config {
   /// give every kind's power: an A40 draws less running BERT's GEMMs than ResNet-50's
   /// convolutions at the same clock (the Zeus sweep's lowest limit: 106 against 121 W).
   std::map<op_kind, double> op_activity;
+  /// Per operator kind at one precision (`conv_fp32`), overriding op_activity there: a V100's
+  /// FP32 convolutions run on the CUDA cores, not on the tensor cores its c_eff was fitted on.
+  std::map<std::pair<op_kind, precision>, double> op_precision_activity;
   /// The kernels the unit runs a graph as (fusion.hpp); stages may override it.
   fusion_rules fusion = fusion_rules::eager;
   units::seconds_t launch_overhead = units::seconds(5e-6);
