@@ -158,6 +158,51 @@ with h5py.File(os.path.join(work, "own-20.h5"), "r") as h:
     want = sum(a * b for a, b in zip(p0, dt)) / t[-1]
 check(abs(pts["first_W"] - want) <= 1e-9 * abs(want), f"power:{first} {pts['first_W']} != {want}")
 
+# freq:DOMAIN is the domain's clock averaged over the run, in MHz, weighted by record periods as
+# power is; a domain the platform lacks is an error at the target before anything runs. The
+# default scenario's own governors move the clocks (the performance governor above holds them).
+with open(os.path.join(work, "moving.yaml"), "w") as f_:
+    f_.write(f"extends: {os.path.join(scenarios, 'default.yaml')}\nduration: \"1 s\"\n")
+r = run("run", "-q", "-o", os.path.join(work, "moving.h5"), os.path.join(work, "moving.yaml"))
+assert r.returncode == 0, r.stderr
+with h5py.File(os.path.join(work, "moving.h5"), "r") as h:
+    doms = [d.decode() if isinstance(d, bytes) else str(d) for d in h["timeseries"]["domain"][:]]
+    t = h["timeseries"]["time"][:]
+    f = h["timeseries"]["frequency"][:]
+    dt = [t[0]] + [t[i] - t[i - 1] for i in range(1, len(t))]
+    want_mhz = {d: sum(f[i, k] * dt[i] for i in range(len(t))) / t[-1] / 1e6 for k, d in enumerate(doms)}
+# A domain whose clock moved during the run (the average differs from its first sample), so that
+# a metric reading one sample would fail.
+moving = [d for k, d in enumerate(doms) if abs(want_mhz[d] - f[0, k] / 1e6) > 1e-6 * want_mhz[d]]
+check(moving, f"freq: no domain's clock moved in the run ({want_mhz}); the test cannot tell an average from a sample")
+dom = moving[0] if moving else doms[0]
+d = os.path.join(work, "freqs", "clock")
+os.makedirs(d)
+with open(os.path.join(d, "measurements.csv"), "w") as f_:
+    f_.write(f"label,clock_MHz\nown,{want_mhz[dom]!r}\n")
+with open(os.path.join(d, "case.yaml"), "w") as f_:
+    f_.write(f"""source: "test"
+citation: "test"
+scenario: ../../moving.yaml
+measurements: measurements.csv
+targets:
+  clock_MHz: {{ metric: "freq:{dom}", tolerance: "1 %" }}
+""")
+r = run("compare", "--dir", os.path.join(work, "freqs"), "--format", "json")
+check(r.returncode == 0, f"freq: exit {r.returncode} {r.stderr}")
+if r.returncode == 0:
+    pt = json.loads(r.stdout)["cases"][0]["points"][0]
+    check(abs(pt["model"] - want_mhz[dom]) <= 1e-9 * want_mhz[dom], f"freq:{dom} {pt['model']} MHz != {want_mhz[dom]}")
+    check(pt["units"] == "MHz", f"freq units {pt['units']}")
+cpath = os.path.join(d, "case.yaml")
+with open(cpath) as f_:
+    text = f_.read()
+with open(cpath, "w") as f_:
+    f_.write(text.replace(f"freq:{dom}", "freq:nosuchdomain"))
+r = run("compare", "--dir", os.path.join(work, "freqs"))
+check(r.returncode == 2 and f"{cpath}:6:3: targets.clock_MHz: metric 'freq:nosuchdomain': no DVFS domain 'nosuchdomain'" in r.stderr,
+      f"freq bad domain: exit {r.returncode} {r.stderr}")
+
 # A published ratio (ratio_to_row): the model's value divided by its value in the baseline row.
 # The measured column holds the model's own ratio of the 40 Hz to the 20 Hz run, so its error is 0
 # (to rounding); the baseline row carries no point. --quick with only row 2 still runs row 1, the

@@ -103,6 +103,18 @@ void check_study_conditions(const study& s, bool quick) {
                          "metric '" + t.metric.text + "': no component '" + comp + "' in the platform (components: " + names + ")",
                          false});
         }
+  // Clock targets name DVFS domains.
+  if (have_first)
+    for (const auto& t : s.targets)
+      if (t.metric.what == metric_expr::kind::freq &&
+          std::none_of(first.domains.begin(), first.domains.end(),
+                       [&](const power::dvfs_domain_config& d) { return d.name == t.metric.domain; })) {
+        std::string names;
+        for (const auto& d : first.domains) names += (names.empty() ? "" : ", ") + d.name;
+        out.push_back({t.at.file, t.at.line, t.at.column, "targets." + t.column,
+                       "metric '" + t.metric.text + "': no DVFS domain '" + t.metric.domain + "' (domains: " + names + ")",
+                       false});
+      }
   if (!out.empty()) throw scenario_error(out);
 }
 

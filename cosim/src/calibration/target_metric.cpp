@@ -30,7 +30,7 @@ std::string accepted() {
   std::string names;
   for (const auto& m : postproc::summary_metrics()) names += (names.empty() ? "" : ", ") + std::string(m.name);
   return "a summary metric (" + names +
-         "), power:COMPONENT+COMPONENT..., ttft_pQ_s, itl_pQ_s, decode_rate_pQ or job_time_mean_s";
+         "), power:COMPONENT+COMPONENT..., freq:DOMAIN, ttft_pQ_s, itl_pQ_s, decode_rate_pQ or job_time_mean_s";
 }
 
 }  // namespace
@@ -38,6 +38,7 @@ std::string accepted() {
 std::string metric_expr::units() const {
   switch (what) {
     case kind::power: return "W";
+    case kind::freq: return "MHz";
     case kind::ttft:
     case kind::itl:
     case kind::job_time_mean: return "s";
@@ -64,6 +65,12 @@ metric_expr parse_metric(const std::string& text) {
       if (plus == std::string::npos) break;
       from = plus + 1;
     }
+    return m;
+  }
+  if (text.rfind("freq:", 0) == 0) {
+    m.what = metric_expr::kind::freq;
+    m.domain = text.substr(5);
+    if (m.domain.empty()) throw std::invalid_argument("'" + text + "': expected freq:DOMAIN (a DVFS domain's name)");
     return m;
   }
   if (postproc::find_summary_metric(text)) {
@@ -126,6 +133,24 @@ std::vector<double> evaluate_metrics(const std::vector<const metric_expr*>& ms, 
           span += dt;
         }
         out.push_back(span > 0 ? energy / span : nan);
+        break;
+      }
+      case metric_expr::kind::freq: {
+        // Each sample is the domain's clock over its record period; weighted as power is.
+        std::size_t n_cols = 0;
+        const std::vector<double> f = r.variable("frequency", &n_cols);
+        const std::vector<std::string> names = r.coord("domain");
+        const std::vector<double> t = r.time();
+        std::size_t k = 0;
+        while (k < names.size() && names[k] != m->domain) ++k;
+        if (k == names.size()) throw std::runtime_error(result.string() + ": no domain '" + m->domain + "' in frequency(time, domain)");
+        double integral = 0, span = 0, prev = 0;
+        for (std::size_t i = 0; i < t.size(); ++i) {
+          integral += f[i * n_cols + k] * (t[i] - prev);
+          span += t[i] - prev;
+          prev = t[i];
+        }
+        out.push_back(span > 0 ? integral / span / 1e6 : nan);
         break;
       }
       case metric_expr::kind::ttft: {

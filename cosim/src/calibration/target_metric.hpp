@@ -4,6 +4,8 @@
 //     avg_power_W, avg_wall_power_W, latency_p50_s, ...
 //   - power:A+B+...  the run's average power of these components together (W), from the
 //     `power(time, component)` timeseries; a name may hold ranges: power:gpu{0..3}+hbm{0..3}
+//   - freq:DOMAIN    the domain's clock averaged over the run (MHz), from `frequency(time,
+//     domain)`: the mean SM clock nvidia-smi samples under a power limit
 //   - from the jobs table (finished requests):
 //       ttft_pQ_s        percentile Q of the time to first token (first_token_s - arrival_s)
 //       itl_pQ_s         percentile Q over requests of the mean inter-token latency,
@@ -18,12 +20,13 @@
 namespace ptsim::cosim::calibration {
 
 struct metric_expr {
-  enum class kind { summary, power, ttft, itl, decode_rate, job_time_mean } what = kind::summary;
+  enum class kind { summary, power, freq, ttft, itl, decode_rate, job_time_mean } what = kind::summary;
   std::string text;                     ///< as written
   std::string summary_name;             ///< kind::summary
   std::vector<std::string> components;  ///< kind::power, ranges expanded
+  std::string domain;                   ///< kind::freq
   double q = 50;                        ///< percentile of the jobs metrics
-  std::string units() const;            ///< "W", "s", "tokens/s", or the catalogue's
+  std::string units() const;            ///< "W", "MHz", "s", "tokens/s", or the catalogue's
 };
 
 /// Parses a metric expression. Throws std::invalid_argument saying what is accepted.
