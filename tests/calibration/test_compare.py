@@ -33,6 +33,29 @@ def run(*args):
     return subprocess.run([ptsim, *args], capture_output=True, text=True, cwd=work)
 
 
+def compare_edited(path, old, new, folder):
+    """`ptsim compare --dir folder` with one edit in path, which is restored after."""
+    with open(path) as f_:
+        text_ = f_.read()
+    with open(path, "w") as f_:
+        f_.write(text_.replace(old, new))
+    try:
+        return run("compare", "--dir", folder)
+    finally:
+        with open(path, "w") as f_:
+            f_.write(text_)
+
+
+def write_case(folder, csv_text, scenario, targets, extra=""):
+    """A case folder: measurements.csv and a case.yaml of the given targets (YAML lines)."""
+    os.makedirs(folder)
+    with open(os.path.join(folder, "measurements.csv"), "w") as f_:
+        f_.write(csv_text)
+    with open(os.path.join(folder, "case.yaml"), "w") as f_:
+        f_.write(f'source: "test"\ncitation: "test"\nscenario: {scenario}\nmeasurements: measurements.csv\n'
+                 f"targets:\n{targets}{extra}")
+
+
 # The scenario: the default (phone camera) stream for 1 s under the performance governor.
 base = os.path.join(work, "base.yaml")
 with open(base, "w") as f:
@@ -133,19 +156,10 @@ check(all("rate=40 Hz" in l for l in lines), lines)
 with h5py.File(os.path.join(work, "own-20.h5"), "r") as h:
     comps = [c.decode() if isinstance(c, bytes) else str(c) for c in h["timeseries"]["component"][:]]
     first = comps[0]
-d = os.path.join(work, "sums", "all")
-os.makedirs(d)
-with open(os.path.join(d, "measurements.csv"), "w") as f:
-    f.write("workload.streams.camera.arrival.rate,all_W,first_W\n20 Hz,1,1\n")
-with open(os.path.join(d, "case.yaml"), "w") as f:
-    f.write(f"""source: "test"
-citation: "test"
-scenario: ../../base.yaml
-measurements: measurements.csv
-targets:
-  all_W: {{ metric: "power:{'+'.join(comps)}", error: absolute, tolerance: 1e9 }}
-  first_W: {{ metric: "power:{first}", error: absolute, tolerance: 1e9 }}
-""")
+write_case(os.path.join(work, "sums", "all"), "workload.streams.camera.arrival.rate,all_W,first_W\n20 Hz,1,1\n",
+           "../../base.yaml",
+           f'  all_W: {{ metric: "power:{"+".join(comps)}", error: absolute, tolerance: 1e9 }}\n'
+           f'  first_W: {{ metric: "power:{first}", error: absolute, tolerance: 1e9 }}\n')
 r = run("compare", "--dir", os.path.join(work, "sums"), "--format", "json")
 check(r.returncode == 0, f"sums: exit {r.returncode} {r.stderr}")
 pts = {p["target"]: p["model"] for p in json.loads(r.stdout)["cases"][0]["points"]}
@@ -177,29 +191,16 @@ moving = [d for k, d in enumerate(doms) if abs(want_mhz[d] - f[0, k] / 1e6) > 1e
 check(moving, f"freq: no domain's clock moved in the run ({want_mhz}); the test cannot tell an average from a sample")
 dom = moving[0] if moving else doms[0]
 d = os.path.join(work, "freqs", "clock")
-os.makedirs(d)
-with open(os.path.join(d, "measurements.csv"), "w") as f_:
-    f_.write(f"label,clock_MHz\nown,{want_mhz[dom]!r}\n")
-with open(os.path.join(d, "case.yaml"), "w") as f_:
-    f_.write(f"""source: "test"
-citation: "test"
-scenario: ../../moving.yaml
-measurements: measurements.csv
-targets:
-  clock_MHz: {{ metric: "freq:{dom}", tolerance: "1 %" }}
-""")
+write_case(d, f"label,clock_MHz\nown,{want_mhz[dom]!r}\n", "../../moving.yaml",
+           f'  clock_MHz: {{ metric: "freq:{dom}", tolerance: "1 %" }}\n')
 r = run("compare", "--dir", os.path.join(work, "freqs"), "--format", "json")
 check(r.returncode == 0, f"freq: exit {r.returncode} {r.stderr}")
 if r.returncode == 0:
     pt = json.loads(r.stdout)["cases"][0]["points"][0]
     check(abs(pt["model"] - want_mhz[dom]) <= 1e-9 * want_mhz[dom], f"freq:{dom} {pt['model']} MHz != {want_mhz[dom]}")
     check(pt["units"] == "MHz", f"freq units {pt['units']}")
+r = compare_edited(os.path.join(d, "case.yaml"), f"freq:{dom}", "freq:nosuchdomain", os.path.join(work, "freqs"))
 cpath = os.path.join(d, "case.yaml")
-with open(cpath) as f_:
-    text = f_.read()
-with open(cpath, "w") as f_:
-    f_.write(text.replace(f"freq:{dom}", "freq:nosuchdomain"))
-r = run("compare", "--dir", os.path.join(work, "freqs"))
 check(r.returncode == 2 and f"{cpath}:6:3: targets.clock_MHz: metric 'freq:nosuchdomain': no DVFS domain 'nosuchdomain'" in r.stderr,
       f"freq bad domain: exit {r.returncode} {r.stderr}")
 
@@ -212,19 +213,11 @@ ratio_p = own["40 Hz"][0] / own["20 Hz"][0]
 ratio_l = own["40 Hz"][1] / own["20 Hz"][1]
 check(abs(ratio_p - 1) > 1e-3, f"ratio case: the two rates give the same power ({ratio_p}), the test cannot fail")
 d = os.path.join(work, "ratios", "ratio")
-os.makedirs(d)
-with open(os.path.join(d, "measurements.csv"), "w") as f:
-    f.write(f"workload.streams.camera.arrival.rate,power_ratio,latency_ratio\n20 Hz,1,\n40 Hz,{ratio_p!r},{ratio_l * 1.25!r}\n")
-with open(os.path.join(d, "case.yaml"), "w") as f:
-    f.write("""source: "test"
-citation: "test"
-scenario: ../../base.yaml
-measurements: measurements.csv
-targets:
-  power_ratio: { metric: avg_power_W, ratio_to_row: 1, tolerance: "1 %" }
-  latency_ratio: { metric: latency_p50_s, ratio_to_row: 1, tolerance: "30 %" }
-quick: { rows: [2] }
-""")
+write_case(d, f"workload.streams.camera.arrival.rate,power_ratio,latency_ratio\n20 Hz,1,\n40 Hz,{ratio_p!r},{ratio_l * 1.25!r}\n",
+           "../../base.yaml",
+           '  power_ratio: { metric: avg_power_W, ratio_to_row: 1, tolerance: "1 %" }\n'
+           '  latency_ratio: { metric: latency_p50_s, ratio_to_row: 1, tolerance: "30 %" }\n',
+           "quick: { rows: [2] }\n")
 for extra in ([], ["--quick"]):
     r = run("compare", "--dir", os.path.join(work, "ratios"), "--format", "json", *extra)
     check(r.returncode == 0, f"ratio {extra}: exit {r.returncode} {r.stderr}")
@@ -235,22 +228,11 @@ for extra in ([], ["--quick"]):
         check(abs(pt["model"] - want) <= 1e-9 * want, f"ratio {extra}: model {pt['model']} != {want} ({pt['target']})")
         if pt["target"] == "latency_ratio":  # measured 1.25x the model's ratio: error 1/1.25 - 1
             check(abs(pt["error"] + 0.2) < 1e-9, f"ratio {extra}: latency error {pt['error']}, expected -0.2")
-cpath = os.path.join(d, "case.yaml")
-with open(cpath) as f:
-    good_case = f.read()
-with open(cpath, "w") as f:
-    f.write(good_case.replace("ratio_to_row: 1, tolerance: \"1 %\"", "ratio_to_row: 3, tolerance: \"1 %\""))
-r = run("compare", "--dir", os.path.join(work, "ratios"))
+cpath, mpath = os.path.join(d, "case.yaml"), os.path.join(d, "measurements.csv")
+r = compare_edited(cpath, "ratio_to_row: 1, tolerance: \"1 %\"", "ratio_to_row: 3, tolerance: \"1 %\"", os.path.join(work, "ratios"))
 check(r.returncode == 2 and f"{cpath}:6:53: targets.power_ratio.ratio_to_row: expected a data row number 1..2" in r.stderr,
       f"ratio_to_row 3: exit {r.returncode} {r.stderr}")
-with open(cpath, "w") as f:
-    f.write(good_case)
-mpath = os.path.join(d, "measurements.csv")
-with open(mpath) as f:
-    text = f.read()
-with open(mpath, "w") as f:
-    f.write(text.replace("20 Hz,1,", "20 Hz,2,"))
-r = run("compare", "--dir", os.path.join(work, "ratios"))
+r = compare_edited(mpath, "20 Hz,1,", "20 Hz,2,", os.path.join(work, "ratios"))
 check(r.returncode == 2 and f"{mpath}:2:7: power_ratio: this row is the baseline" in r.stderr,
       f"baseline cell 2: exit {r.returncode} {r.stderr}")
 

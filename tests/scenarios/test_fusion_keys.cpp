@@ -10,6 +10,14 @@ using namespace scen_test;
 
 namespace {
 const ptsim::tlm_config::op_graph& npu_stage(const ps::scenario& sc) { return sc.workload.streams.at(0).stages.at(1).graph; }
+// The default scenario's NPU unit as loaded with these --set overrides.
+ptsim::tlm_config::compute_unit_config npu_with(std::initializer_list<const char*> sets) {
+  const auto sc = ps::load_scenario_text(default_text(), "test.yaml", with_sets(sets));
+  for (const auto& u : sc.platform.units)
+    if (u.name == "npu") return u;
+  FAIL("no unit 'npu' in the default scenario");
+  return {};
+}
 int fused_adds(const ptsim::tlm_config::op_graph& g) {
   int n = 0;
   for (const auto& o : g.ops) n += o.name.find("+residual_add") != std::string::npos;
@@ -66,20 +74,12 @@ TEST_CASE("an llm stream runs its units' fusion rule set unless it names its own
 }
 
 TEST_CASE("op_efficiency per kind and precision (gemm_fp8): read beside the kind's own; a bad suffix is an error") {
-  const auto sc = ps::load_scenario_text(default_text(), "test.yaml",
-                                         with_sets({"platform.components.npu.op_efficiency.gemm=0.7",
-                                                    "platform.components.npu.op_efficiency.gemm_int8=0.4"}));
+  const auto u = npu_with({"platform.components.npu.op_efficiency.gemm=0.7", "platform.components.npu.op_efficiency.gemm_int8=0.4"});
   using ptsim::tlm_config::op_kind;
   using ptsim::tlm_config::precision;
-  int found = 0;
-  for (const auto& u : sc.platform.units)
-    if (u.name == "npu") {
-      ++found;
-      CHECK(u.op_efficiency.at(op_kind::gemm) == 0.7);
-      CHECK(u.op_precision_efficiency.at({op_kind::gemm, precision::int8}) == 0.4);
-      CHECK(u.op_precision_efficiency.count({op_kind::gemm, precision::fp16}) == 0);
-    }
-  CHECK(found == 1);
+  CHECK(u.op_efficiency.at(op_kind::gemm) == 0.7);
+  CHECK(u.op_precision_efficiency.at({op_kind::gemm, precision::int8}) == 0.4);
+  CHECK(u.op_precision_efficiency.count({op_kind::gemm, precision::fp16}) == 0);
   for (const char* key : {"gemm_fp9", "gather_fp8", "fp8"}) {
     CAPTURE(key);
     const std::string path = std::string("platform.components.npu.op_efficiency.") + key;
@@ -151,21 +151,13 @@ TEST_CASE("op_activity per operator kind: none unless set, read into the unit; 0
 }
 
 TEST_CASE("op_activity per kind at one precision: read apart from the kind's; a bad precision an error") {
-  const auto sc = ps::load_scenario_text(
-      default_text(), "test.yaml",
-      with_sets({"platform.components.npu.op_activity.conv=0.8", "platform.components.npu.op_activity.conv_fp32=0.6"}));
+  const auto u = npu_with({"platform.components.npu.op_activity.conv=0.8", "platform.components.npu.op_activity.conv_fp32=0.6"});
   using ptsim::tlm_config::op_kind;
   using ptsim::tlm_config::precision;
-  int found = 0;
-  for (const auto& u : sc.platform.units)
-    if (u.name == "npu") {
-      ++found;
-      CHECK(u.op_activity.size() == 1);
-      CHECK(u.op_activity.at(op_kind::conv) == 0.8);
-      CHECK(u.op_precision_activity.size() == 1);
-      CHECK(u.op_precision_activity.at({op_kind::conv, precision::fp32}) == 0.6);
-    }
-  CHECK(found == 1);
+  CHECK(u.op_activity.size() == 1);
+  CHECK(u.op_activity.at(op_kind::conv) == 0.8);
+  CHECK(u.op_precision_activity.size() == 1);
+  CHECK(u.op_precision_activity.at({op_kind::conv, precision::fp32}) == 0.6);
   const auto ds = load_errors(default_text(), with_sets({"platform.components.npu.op_activity.conv_fp9=0.5"}));
   REQUIRE(ds.size() == 1);
   CHECK_MESSAGE(ds[0].to_string().find("such as conv_fp32, found 'conv_fp9'") != std::string::npos, ds[0].to_string());

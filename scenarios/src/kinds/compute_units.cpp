@@ -219,9 +219,27 @@ std::pair<tlm_config::op_kind, std::string> kind_and_suffix(const std::string& k
   return {tlm_config::parse_op_kind(key.substr(0, cut)), key.substr(cut + 1)};
 }
 
-// A map of per-operator-kind values (memory_efficiency, overlap, op_activity).
+// A map of per-operator-kind values (memory_efficiency, overlap).
 std::map<tlm_config::op_kind, double> per_op_kind(const view& m) {
   return parsed_number_map<tlm_config::op_kind>(m, tlm_config::parse_op_kind);
+}
+
+// A map of values per operator kind and per kind at one precision (`conv`, `conv_fp32`):
+// backward_efficiency, op_activity. The precision's value wins where both are given.
+void read_kind_precision_map(const view& m, const std::string& key, const std::string& kinds,
+                             const std::string& precisions, std::map<tlm_config::op_kind, double>& per_kind,
+                             std::map<std::pair<tlm_config::op_kind, tlm_config::precision>, double>& per_precision) {
+  for (const auto& [k, v] : m.entries()) {
+    const double x = std::strtod(v.scalar().c_str(), nullptr);
+    try {
+      const auto [kind, suffix] = kind_and_suffix(k);
+      if (suffix.empty()) per_kind[kind] = x;
+      else per_precision[{kind, tlm_config::parse_precision(suffix)}] = x;
+    } catch (const std::invalid_argument&) {
+      v.fail(key + ": expected " + kinds + " or one with a precision " + precisions + " such as conv_fp32, found '" + k +
+             "'");
+    }
+  }
 }
 
 }  // namespace
@@ -263,30 +281,11 @@ void resolve_compute(const std::string& name, const std::string& kind, const com
              tlm_config::join_names(tlm_config::fusion_rule_names()) + ") such as conv_eager, found '" + k + "'");
     }
   }
-  for (const auto& [k, v] : c.at("backward_efficiency").entries()) {
-    const double share = std::strtod(v.scalar().c_str(), nullptr);
-    try {
-      const auto [kind, suffix] = kind_and_suffix(k);
-      if (suffix.empty()) u.backward_efficiency[kind] = share;
-      else u.backward_precision_efficiency[{kind, tlm_config::parse_precision(suffix)}] = share;
-    } catch (const std::invalid_argument&) {
-      v.fail("backward_efficiency: expected " + kinds + " or one with a precision " + precisions +
-             " such as conv_fp32, found '" + k + "'");
-    }
-  }
+  read_kind_precision_map(c.at("backward_efficiency"), "backward_efficiency", kinds, precisions, u.backward_efficiency,
+                          u.backward_precision_efficiency);
   u.memory_efficiency = per_op_kind(c.at("memory_efficiency"));
   u.overlap = per_op_kind(c.at("overlap"));
-  for (const auto& [k, v] : c.at("op_activity").entries()) {
-    const double share = std::strtod(v.scalar().c_str(), nullptr);
-    try {
-      const auto [kind, suffix] = kind_and_suffix(k);
-      if (suffix.empty()) u.op_activity[kind] = share;
-      else u.op_precision_activity[{kind, tlm_config::parse_precision(suffix)}] = share;
-    } catch (const std::invalid_argument&) {
-      v.fail("op_activity: expected " + kinds + " or one with a precision " + precisions + " such as conv_fp32, found '" +
-             k + "'");
-    }
-  }
+  read_kind_precision_map(c.at("op_activity"), "op_activity", kinds, precisions, u.op_activity, u.op_precision_activity);
   u.fusion = tlm_config::parse_fusion_rules(c.str("fusion"));
   u.launch_overhead = units::seconds(c.si("launch_overhead"));
   u.host_issue = units::seconds(c.si("host_issue"));
