@@ -145,3 +145,24 @@ TEST_CASE("the 8x H100 server holds DGX H100's ten 400 Gb/s NICs (five per socke
   for (const char* n : {"nic0", "nic1"}) CHECK(c[n]["bandwidth"].Scalar() == "250 GB/s");   // 5 x 50 GB/s
   CHECK(c["nvswitch"]["background_power"].Scalar() == "240 W");                             // 4 x 60 W
 }
+
+TEST_CASE("the V100 SXM2 validation board keeps the preset's V-f curve up to 1380 MHz and continues it") {
+  // validation/v100-sxm2-resnet50-training writes the whole curve out to add a knot at 1530 MHz:
+  // its first knots must stay the preset's fitted ones, or its calibrations run another GPU.
+  const auto pcie = load_preset("node-1xv100.yaml");
+  const auto sxm2 = ps::load_scenario_file(PTSIM_SOURCE_DIR "/validation/v100-sxm2-resnet50-training/scenario.yaml");
+  const auto* a = domain_of(pcie, "gpu0");
+  const auto* b = domain_of(sxm2, "gpu0");
+  REQUIRE(a);
+  REQUIRE(b);
+  CHECK(b->opps.max_hz() == ptsim_test::Approx(1530e6));
+  CHECK(b->opps.size() == a->opps.size() + 10);  // 1395-1530 MHz, 15 MHz apart
+  for (std::size_t i = 0; i < a->opps.size(); ++i) {
+    CAPTURE(a->opps.frequency_hz(i));
+    CHECK(b->opps.frequency_hz(i) == ptsim_test::Approx(a->opps.frequency_hz(i)));
+    CHECK(b->opps.voltage_v(i) == ptsim_test::Approx(a->opps.voltage_v(i)).epsilon(1e-9));
+  }
+  // Above 1380 MHz the preset's top segment continues: (1000 - 722.8) mV over 293 MHz.
+  const double slope = (1.0 - 0.7228) / (1380e6 - 1087e6);
+  CHECK(b->opps.voltage_v(b->opps.size() - 1) == ptsim_test::Approx(1.0 + slope * 150e6).epsilon(1e-3));
+}
