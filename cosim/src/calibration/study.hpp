@@ -63,7 +63,6 @@ struct target {
   /// column is the metric's ratio to its value in this data row (1-based), and so is the
   /// simulated one. 0: the metric's own value. The row itself carries no error.
   std::size_t ratio_to_row = 0;
-  where ratio_at;
   /// The compared values' units: the metric's, or "ratio to row N".
   std::string units() const;
 };

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "ptsim/scenarios/scenario.hpp"
+#include "ptsim/tlm_config/names.hpp"
 #include "study.hpp"
 #include "study_reading.hpp"
 
@@ -97,10 +98,11 @@ void check_study_conditions(const study& s, bool quick) {
       for (const auto& comp : t.metric.components)
         if (std::none_of(first.components.begin(), first.components.end(),
                          [&](const scenarios::component_ref& r) { return r.name == comp; })) {
-          std::string names;
-          for (const auto& r : first.components) names += (names.empty() ? "" : ", ") + r.name;
+          std::vector<std::string> names;
+          for (const auto& r : first.components) names.push_back(r.name);
           out.push_back({t.at.file, t.at.line, t.at.column, "targets." + t.column,
-                         "metric '" + t.metric.text + "': no component '" + comp + "' in the platform (components: " + names + ")",
+                         "metric '" + t.metric.text + "': no component '" + comp + "' in the platform (components: " +
+                             tlm_config::join_names(names) + ")",
                          false});
         }
   // Clock targets name DVFS domains.
@@ -109,10 +111,11 @@ void check_study_conditions(const study& s, bool quick) {
       if (t.metric.what == metric_expr::kind::freq &&
           std::none_of(first.domains.begin(), first.domains.end(),
                        [&](const power::dvfs_domain_config& d) { return d.name == t.metric.domain; })) {
-        std::string names;
-        for (const auto& d : first.domains) names += (names.empty() ? "" : ", ") + d.name;
+        std::vector<std::string> names;
+        for (const auto& d : first.domains) names.push_back(d.name);
         out.push_back({t.at.file, t.at.line, t.at.column, "targets." + t.column,
-                       "metric '" + t.metric.text + "': no DVFS domain '" + t.metric.domain + "' (domains: " + names + ")",
+                       "metric '" + t.metric.text + "': no DVFS domain '" + t.metric.domain + "' (domains: " +
+                           tlm_config::join_names(names) + ")",
                        false});
       }
   if (!out.empty()) throw scenario_error(out);

@@ -141,10 +141,9 @@ void read_target(const study_file& f, const YAML::Node& key, const YAML::Node& v
   }
   if (const auto r = v["ratio_to_row"]) {
     double x = 0;
-    t.ratio_at = c.at(r);
     const std::size_t rows = T.cells.size();
-    if (!r.IsScalar() || !parse_number(r.Scalar(), x) || x < 1 || x != static_cast<double>(static_cast<std::size_t>(x)) ||
-        (rows > 0 && x > static_cast<double>(rows)))
+    // Range first: converting a NaN or a huge number to an integer is undefined.
+    if (!r.IsScalar() || !parse_number(r.Scalar(), x) || !(x >= 1 && x <= static_cast<double>(rows)) || x != std::floor(x))
       c.report(r, where_ + ".ratio_to_row",
                "expected a data row number 1.." + std::to_string(rows) + " of " + T.file + ", found " + found(r));
     else

@@ -14,6 +14,19 @@ namespace {
 
 constexpr double nan = std::numeric_limits<double>::quiet_NaN();
 
+// The mean over the run of a timeseries' value: each sample covers its record period, ending
+// at its time (the first from 0), so each is weighed by that period's length.
+template <class Value>
+double period_weighted_mean(const std::vector<double>& t, Value value_at) {
+  double integral = 0, span = 0, prev = 0;
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    integral += value_at(i) * (t[i] - prev);
+    span += t[i] - prev;
+    prev = t[i];
+  }
+  return span > 0 ? integral / span : nan;
+}
+
 // "ttft_p50_s" with prefix "ttft_p" and suffix "_s": the percentile, if the middle is one.
 bool percentile_name(const std::string& t, const std::string& prefix, const std::string& suffix, double& q) {
   if (t.size() <= prefix.size() + suffix.size() || t.compare(0, prefix.size(), prefix) != 0 ||
@@ -110,8 +123,6 @@ std::vector<double> evaluate_metrics(const std::vector<const metric_expr*>& ms, 
         break;
       }
       case metric_expr::kind::power: {
-        // Each sample is the mean power over its record period, ending at its time: the
-        // average over the run weighs each by its period's length (the first from 0).
         std::size_t n_cols = 0;
         const std::vector<double> p = r.variable("power", &n_cols);
         const std::vector<std::string> names = r.coord("component");
@@ -123,20 +134,14 @@ std::vector<double> evaluate_metrics(const std::vector<const metric_expr*>& ms, 
           if (k == names.size()) throw std::runtime_error(result.string() + ": no component '" + c + "' in power(time, component)");
           cols.push_back(k);
         }
-        double energy = 0, span = 0, prev = 0;
-        for (std::size_t i = 0; i < t.size(); ++i) {
-          const double dt = t[i] - prev;
-          prev = t[i];
+        out.push_back(period_weighted_mean(t, [&](std::size_t i) {
           double sum = 0;
           for (const std::size_t k : cols) sum += p[i * n_cols + k];
-          energy += sum * dt;
-          span += dt;
-        }
-        out.push_back(span > 0 ? energy / span : nan);
+          return sum;
+        }));
         break;
       }
       case metric_expr::kind::freq: {
-        // Each sample is the domain's clock over its record period; weighted as power is.
         std::size_t n_cols = 0;
         const std::vector<double> f = r.variable("frequency", &n_cols);
         const std::vector<std::string> names = r.coord("domain");
@@ -144,13 +149,7 @@ std::vector<double> evaluate_metrics(const std::vector<const metric_expr*>& ms, 
         std::size_t k = 0;
         while (k < names.size() && names[k] != m->domain) ++k;
         if (k == names.size()) throw std::runtime_error(result.string() + ": no domain '" + m->domain + "' in frequency(time, domain)");
-        double integral = 0, span = 0, prev = 0;
-        for (std::size_t i = 0; i < t.size(); ++i) {
-          integral += f[i * n_cols + k] * (t[i] - prev);
-          span += t[i] - prev;
-          prev = t[i];
-        }
-        out.push_back(span > 0 ? integral / span / 1e6 : nan);
+        out.push_back(period_weighted_mean(t, [&](std::size_t i) { return f[i * n_cols + k]; }) / 1e6);
         break;
       }
       case metric_expr::kind::ttft: {
