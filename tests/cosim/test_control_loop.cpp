@@ -13,7 +13,7 @@ using namespace ptsim;
 namespace {
 
 // One CPU cluster on a 4-OPP domain, a NoC and an LPDDR, on a 3-block die.
-std::string scenario_text(const std::string& governor, const std::string& thermal) {
+std::string control_scenario_text(const std::string& governor, const std::string& thermal) {
   return R"(
 name: loop-test
 duration: "1 s"
@@ -64,7 +64,7 @@ std::vector<cosim::component_input> inputs() {
 }  // namespace
 
 TEST_CASE("component power follows C V^2 f a, leakage, and bytes moved") {
-  const auto sc = scenarios::load_scenario_text(scenario_text("performance", "{ governor: none }"), "test");
+  const auto sc = scenarios::load_scenario_text(control_scenario_text("performance", "{ governor: none }"), "test");
   cosim::control_loop loop(sc);
   REQUIRE(loop.component_names() == std::vector<std::string>{"cpu", "noc", "mem"});
   const auto init = loop.initial_points();
@@ -88,7 +88,7 @@ TEST_CASE("component power follows C V^2 f a, leakage, and bytes moved") {
 }
 
 TEST_CASE("a mid-period DVFS change is charged by its time-weighted V^2 f") {
-  const auto sc = scenarios::load_scenario_text(scenario_text("performance", "{ governor: none }"), "test");
+  const auto sc = scenarios::load_scenario_text(control_scenario_text("performance", "{ governor: none }"), "test");
   cosim::control_loop loop(sc);
   loop.initial_points();
   // Half the period at (1 GHz, 0.7 V), half at (2 GHz, 1.0 V):
@@ -102,7 +102,7 @@ TEST_CASE("a mid-period DVFS change is charged by its time-weighted V^2 f") {
 }
 
 TEST_CASE("schedutil's request maps onto the table; util is frequency-invariant") {
-  const auto sc = scenarios::load_scenario_text(scenario_text("schedutil", "{ governor: none }"), "test");
+  const auto sc = scenarios::load_scenario_text(control_scenario_text("schedutil", "{ governor: none }"), "test");
   cosim::control_loop loop(sc);
   loop.initial_points();
   auto in = inputs();
@@ -121,7 +121,7 @@ TEST_CASE("a thermal ceiling cuts the request and marks the domain throttled") {
   // Control temperature below ambient: the zone is hot from the first reading, so
   // step_wise raises the cooling state to 1 (one OPP below max) at its first poll.
   const auto sc = scenarios::load_scenario_text(
-      scenario_text("performance", "{ governor: step_wise, control_temp: \"20 degC\", polling_period: \"1 ms\" }"),
+      control_scenario_text("performance", "{ governor: step_wise, control_temp: \"20 degC\", polling_period: \"1 ms\" }"),
       "test");
   cosim::control_loop loop(sc);
   loop.initial_points();
@@ -147,7 +147,7 @@ TEST_CASE("a governor registered by the user is selected by name from a scenario
   if (!reg.contains("half_max"))
     reg.register_governor({"half_max", "half the maximum frequency", {}},
                           [](const power::tunables&) { return std::make_unique<half_max>(); });
-  const auto sc = scenarios::load_scenario_text(scenario_text("half_max", "{ governor: none }"), "test");
+  const auto sc = scenarios::load_scenario_text(control_scenario_text("half_max", "{ governor: none }"), "test");
   CHECK(sc.policy.default_governor.name == "half_max");
   cosim::control_loop loop(sc);
   // Half of 2000 MHz: 1000 MHz, a table frequency (0.7 V).
@@ -162,7 +162,7 @@ namespace {
 // The same platform with idle states on the cpu, an LPDDR5 preset with self-refresh on the
 // memory, and a VR and PSU between the wall and the components.
 std::string low_power_text() {
-  std::string t = scenario_text("performance", "{ governor: none }");
+  std::string t = control_scenario_text("performance", "{ governor: none }");
   const std::string cpu_tail = "leakage: { power: \"100 mW\", v_ref: \"1 V\", t_ref: \"25 degC\", doubling: \"10 K\", v_exponent: 2 }";
   t.replace(t.find(cpu_tail), cpu_tail.size(),
             cpu_tail + ",\n           idle_states: [ { name: cg, leakage_fraction: 1 },\n"

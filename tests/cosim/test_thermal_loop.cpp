@@ -20,7 +20,7 @@ namespace {
 
 // One CPU cluster (no leakage: its power does not follow temperature), a NoC and an LPDDR
 // on a 3-block die; `thermal_extra` and `policy` complete the scenario.
-std::string scenario_text(const std::string& thermal_extra, const std::string& policy, int seed = 1) {
+std::string thermal_scenario_text(const std::string& thermal_extra, const std::string& policy, int seed = 1) {
   return R"(
 name: thermal-loop-test
 duration: "1 s"
@@ -60,7 +60,7 @@ const std::vector<cosim::domain_input> at_2ghz = {{2e9, 1.0, 2e9}};
 }  // namespace
 
 TEST_CASE("initial: steady starts in the steady state of the first period's power (dT/dt = 0)") {
-  const auto sc = scenarios::load_scenario_text(scenario_text("  initial: steady\n", ""), "test");
+  const auto sc = scenarios::load_scenario_text(thermal_scenario_text("  initial: steady\n", ""), "test");
   cosim::control_loop loop(sc);
   loop.initial_points();
   loop.tick(1e-3, busy, at_2ghz);
@@ -76,7 +76,7 @@ TEST_CASE("initial: steady starts in the steady state of the first period's powe
   for (int k = 2; k <= 100; ++k) loop.tick(k * 1e-3, busy, at_2ghz);
   for (std::size_t b = 0; b < 3; ++b) CHECK(std::abs(loop.block_temperature_K()[b] - T1[b]) < 1e-9);
   // From the ambient the same load heats the die.
-  const auto cold_sc = scenarios::load_scenario_text(scenario_text("", ""), "test");
+  const auto cold_sc = scenarios::load_scenario_text(thermal_scenario_text("", ""), "test");
   cosim::control_loop cold(cold_sc);  // the loop keeps a reference to its scenario
   cold.initial_points();
   for (double t : cold.block_temperature_K()) CHECK(t == sc.thermal.ambient.value());  // initial: ambient
@@ -89,14 +89,14 @@ TEST_CASE("initial: file reads every node of the model from a HotSpot .steady fi
   std::filesystem::create_directories(dir);
   const auto file = dir / "init.steady";
   {
-    const auto base = scenarios::load_scenario_text(scenario_text("", ""), "test");
+    const auto base = scenarios::load_scenario_text(thermal_scenario_text("", ""), "test");
     const auto net = thermal::build_block_model(base.thermal.fp, base.thermal.package);
     std::ofstream out(file);
     out << "# HotSpot's .steady layout: name, then kelvin\n";
     for (std::size_t i = 0; i < net.size(); ++i) out << net.name(i) << "\t" << (i < 3 ? 330.0 + i : 320.0) << "\n";
   }
   const auto sc = scenarios::load_scenario_text(
-      scenario_text("  initial: file\n  initial_file: " + file.string() + "\n",
+      thermal_scenario_text("  initial: file\n  initial_file: " + file.string() + "\n",
                     "  thermal: { governor: step_wise, control_temp: \"80 degC\", sensor: mem }"),
       "test");
   cosim::control_loop loop(sc);
@@ -104,7 +104,7 @@ TEST_CASE("initial: file reads every node of the model from a HotSpot .steady fi
   CHECK(loop.zone_sensor_K() == std::vector<double>{332.0});
   // A file that misses a node is refused when the scenario loads.
   { std::ofstream out(file); out << "cpu 330\nnoc 331\nmem 332\n"; }
-  CHECK_THROWS_WITH(scenarios::load_scenario_text(scenario_text("  initial: file\n  initial_file: " + file.string() + "\n", ""), "test"),
+  CHECK_THROWS_WITH(scenarios::load_scenario_text(thermal_scenario_text("  initial: file\n  initial_file: " + file.string() + "\n", ""), "test"),
                     doctest::Contains("no temperature for node 'iface_cpu'"));
   std::filesystem::remove_all(dir);
 }
@@ -112,7 +112,7 @@ TEST_CASE("initial: file reads every node of the model from a HotSpot .steady fi
 TEST_CASE("zone sensors: lag behind the node while it heats; seeded noise repeats per seed") {
   auto readings = [](const std::string& sensor, int seed) {
     const auto sc = scenarios::load_scenario_text(
-        scenario_text("", "  thermal: { governor: step_wise, control_temp: \"90 degC\", sensor: " + sensor + " }", seed),
+        thermal_scenario_text("", "  thermal: { governor: step_wise, control_temp: \"90 degC\", sensor: " + sensor + " }", seed),
         "test");
     cosim::control_loop loop(sc);
     loop.initial_points();
@@ -147,7 +147,7 @@ const std::string datacenter = R"(  package: { s_spreader: "5 mm", t_spreader: "
 
 TEST_CASE("fans as a cooling device: a zone cooling the fans raises the speed, which lowers the temperature") {
   auto run = [](const std::string& policy) {
-    const auto sc = scenarios::load_scenario_text(scenario_text(datacenter, policy), "test");
+    const auto sc = scenarios::load_scenario_text(thermal_scenario_text(datacenter, policy), "test");
     cosim::control_loop loop(sc);
     loop.initial_points();
     REQUIRE(loop.component_names().back() == "fans");
@@ -193,7 +193,7 @@ TEST_CASE("two zones cool one domain: either one hot enough holds it at its lowe
                                " degC\", polling_period: \"10 ms\" }\n"
                                "  thermal_zones:\n    skin: { control_temp: \"" + skin_C +
                                " degC\", polling_period: \"20 ms\", sensor: cpu, cooling: [d] }\n";
-    const auto sc = scenarios::load_scenario_text(scenario_text("", policy), "test");
+    const auto sc = scenarios::load_scenario_text(thermal_scenario_text("", policy), "test");
     cosim::control_loop loop(sc);
     loop.initial_points();
     REQUIRE(loop.zone_names() == std::vector<std::string>{"thermal", "skin"});
@@ -212,7 +212,7 @@ TEST_CASE("a zone cooling the fans and a zone cooling a domain, each at its own 
       "  thermal: { governor: step_wise, control_temp: \"200 degC\" }\n"
       "  thermal_zones:\n    fans: { control_temp: \"20 degC\", polling_period: \"10 ms\", sensor: cpu, "
       "cooling: [fans] }\n";
-  const auto sc = scenarios::load_scenario_text(scenario_text(datacenter, policy), "test");
+  const auto sc = scenarios::load_scenario_text(thermal_scenario_text(datacenter, policy), "test");
   cosim::control_loop loop(sc);
   loop.initial_points();
   REQUIRE(loop.zone_names() == std::vector<std::string>{"thermal", "fans"});

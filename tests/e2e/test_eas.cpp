@@ -11,6 +11,7 @@
 #include <map>
 
 #include "ptsim/postproc/result_file.hpp"
+#include "result_lookup.hpp"
 #include "run_ptsim.hpp"
 
 using namespace e2e;
@@ -31,7 +32,6 @@ void write_pinned(const fs::path& file, const std::string& unit) {
                       << "policy: { scheduler: eas }\n";
 }
 
-double metric(const result_reader& f, const std::string& m) { return f.summary().metrics.at(m).value; }
 
 }  // namespace
 

@@ -27,7 +27,7 @@ namespace {
 //             by the unfused pair, 1.6 ms, are gone); out 0.8 ms
 //   eager with memory_efficiency.elementwise 0.5: add 4.8 ms; the DRAM still moves
 //   16 + 24 + 8 = 48 MB = 4.8 mJ at 100 pJ/B, as in the eager run; fused: 24 + 8 = 32 MB.
-const char* scenario_yaml = R"(name: fusion-e2e
+const char* fusion_scenario_yaml = R"(name: fusion-e2e
 duration: "100 ms"
 control_period: "1 ms"
 record_period: "10 ms"
@@ -81,7 +81,7 @@ double energy_J(const result_reader& f, const std::string& component) {
 TEST_CASE("ptsim run: a tensorrt unit runs conv+add as one kernel; memory efficiency 0.5 doubles a kind's time, not its energy") {
   scratch s("fusion");
   std::ofstream(s.dir / "g.yaml") << graph_yaml;
-  std::ofstream(s.dir / "f.yaml") << scenario_yaml;
+  std::ofstream(s.dir / "f.yaml") << fusion_scenario_yaml;
   result r = run_ptsim(s.dir, "run f.yaml -q -o eager.h5");
   REQUIRE_MESSAGE(r.exit_code == 0, r.err);
   r = run_ptsim(s.dir, "run f.yaml -q -o trt.h5 --set platform.components.npu.fusion=tensorrt");
@@ -118,7 +118,7 @@ TEST_CASE("ptsim run: a GEMM at op_activity 0.25 takes as long and draws a quart
   // leakage), running one compute-bound GEMM (1e9 operations, 1 kB read: its memory time,
   // ~130 ns, is hidden under the arithmetic). Its energy is 1 W x the GEMM's time x activity.
   scratch s("activity");
-  std::string text = scenario_yaml;
+  std::string text = fusion_scenario_yaml;
   const std::string tiny = "c_eff: \"1e-30 F\"";
   text.replace(text.find(tiny), tiny.size(), "c_eff: \"1 nF\"");
   std::ofstream(s.dir / "g.yaml") << "ops:\n  - { name: mm, kind: gemm, flops: 1e9, bytes_read: 1e3, bytes_written: 1e3 }\n";

@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "ptsim/postproc/result_file.hpp"
+#include "result_lookup.hpp"
 #include "run_ptsim.hpp"
 
 using namespace e2e;
@@ -54,7 +55,6 @@ policy: { governor: performance }
 
 void write(const fs::path& p, const std::string& text) { std::ofstream(p) << text; }
 
-double metric(const result_reader& f, const char* name) { return f.summary().metrics.at(name).value; }
 
 double host_busy(const result_reader& f) {
   for (const auto& u : f.unit_summary())

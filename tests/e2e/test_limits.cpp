@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "ptsim/postproc/result_file.hpp"
+#include "result_lookup.hpp"
 #include "run_ptsim.hpp"
 
 using namespace e2e;
@@ -18,11 +19,6 @@ const std::string server = PTSIM_SOURCE_DIR "/scenarios/server-cnn-offline.yaml"
 // 1 s of the offline load, sampled every 10 ms (ten samples per 100 ms limit window).
 const std::string base = "run " + server + " -q --set 'duration=1 s' --set 'record_period=10 ms'";
 
-std::size_t index_of(const std::vector<std::string>& v, const std::string& name) {
-  const auto it = std::find(v.begin(), v.end(), name);
-  REQUIRE_MESSAGE(it != v.end(), name);
-  return static_cast<std::size_t>(it - v.begin());
-}
 
 // Board power of GPU i per sample: gpu{i} + hbm{i} + nvlink{i} + pcie_gpu{i} (each sample is
 // the mean over its record period, so a mean of samples is a mean over time).

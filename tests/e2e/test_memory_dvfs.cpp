@@ -10,6 +10,7 @@
 #include <fstream>
 
 #include "ptsim/postproc/result_file.hpp"
+#include "result_lookup.hpp"
 #include "run_ptsim.hpp"
 
 using namespace e2e;
@@ -49,11 +50,6 @@ thermal:
 policy: { governor: performance }
 )";
 
-std::size_t index_of(const std::vector<std::string>& names, const std::string& n) {
-  const auto at = std::find(names.begin(), names.end(), n);
-  REQUIRE(at != names.end());
-  return static_cast<std::size_t>(at - names.begin());
-}
 
 }  // namespace
 

@@ -11,18 +11,13 @@
 #include <set>
 
 #include "ptsim/postproc/result_file.hpp"
+#include "result_lookup.hpp"
 #include "run_ptsim.hpp"
 
 using namespace e2e;
 using ptsim::postproc::result_reader;
 
 namespace {
-double metric(const result_reader& f, const std::string& m) { return f.summary().metrics.at(m).value; }
-std::size_t index_of(const std::vector<std::string>& names, const std::string& n) {
-  const auto at = std::find(names.begin(), names.end(), n);
-  REQUIRE(at != names.end());
-  return static_cast<std::size_t>(at - names.begin());
-}
 // The GPU domain's recorded frequency, one value per sample.
 std::vector<double> gpu_hz(const result_reader& f) {
   std::size_t nd = 0;

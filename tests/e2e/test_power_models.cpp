@@ -10,6 +10,7 @@
 #include <numeric>
 
 #include "ptsim/postproc/result_file.hpp"
+#include "result_lookup.hpp"
 #include "run_ptsim.hpp"
 
 using namespace e2e;
@@ -53,7 +54,6 @@ policy: { governor: performance }
 
 void write(const fs::path& p, const std::string& text) { std::ofstream(p) << text; }
 
-double metric(const result_reader& f, const char* name) { return f.summary().metrics.at(name).value; }
 
 }  // namespace
 

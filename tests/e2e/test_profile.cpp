@@ -23,7 +23,7 @@ namespace {
 // 3 x 4096^2 x 2 B = 100.7 MB, take 33.6 us at 3 TB/s: hidden under either time. The HBM
 // never self-refreshes within the run (self_refresh_after 1 s): its idle periods, which the
 // longer GEMMs shorten, would otherwise move its energy besides the bytes'.
-const char* scenario_yaml = R"(name: profile-e2e
+const char* profile_scenario_yaml = R"(name: profile-e2e
 duration: "200 ms"
 control_period: "1 ms"
 record_period: "1 ms"
@@ -47,7 +47,7 @@ policy: { governor: performance }
 )";
 
 std::string with_profile(const std::string& profile) {
-  std::string s = scenario_yaml;
+  std::string s = profile_scenario_yaml;
   s.replace(s.find(" PROFILE"), 8, profile);
   return s;
 }

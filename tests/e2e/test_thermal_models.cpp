@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "ptsim/postproc/result_file.hpp"
+#include "result_lookup.hpp"
 #include "run_ptsim.hpp"
 
 using namespace e2e;
@@ -18,11 +19,6 @@ namespace {
 const std::string skin_yaml = PTSIM_SOURCE_DIR "/scenarios/phone-skin-throttle.yaml";
 const std::string server_yaml = PTSIM_SOURCE_DIR "/scenarios/server-llm-serving.yaml";
 
-std::size_t index_of(const std::vector<std::string>& v, const std::string& name) {
-  const auto it = std::find(v.begin(), v.end(), name);
-  REQUIRE_MESSAGE(it != v.end(), "no '" << name << "'");
-  return static_cast<std::size_t>(it - v.begin());
-}
 }  // namespace
 
 TEST_CASE("phone-skin-throttle: the skin overheats unmanaged; a skin zone holds it at 39 degC") {

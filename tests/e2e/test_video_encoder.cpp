@@ -20,7 +20,7 @@ namespace {
 // and a memory that draw nothing. One 1080p frame (2,073,600 pixels, no bytes) every
 // 10 ms: 1.0368 ms of encoding + 20 us set-up = 1.0568 ms busy per frame, so the encoder
 // is busy 10.568 % of the time: P = 0.1 W + (2 W - 0.1 W) x 0.10568 = 0.300792 W.
-const char* scenario_yaml = R"(name: venc-e2e
+const char* encoder_scenario_yaml = R"(name: venc-e2e
 duration: "1 s"
 control_period: "1 ms"
 record_period: "10 ms"
@@ -53,7 +53,7 @@ policy: { governor: performance }
 TEST_CASE("video_encoder: a plug-in kind runs a stream, and its busy/idle power is in the result and the report") {
   scratch s("venc");
   std::ofstream(s.dir / "frame_1080p.yaml") << "ops:\n  - { name: encode, kind: other, flops: 2073600 }\n";
-  std::ofstream(s.dir / "venc.yaml") << scenario_yaml;
+  std::ofstream(s.dir / "venc.yaml") << encoder_scenario_yaml;
   const result r = run_ptsim(s.dir, "run venc.yaml -q -o venc.h5");
   REQUIRE_MESSAGE(r.exit_code == 0, r.err);
   result_reader f(s.dir / "venc.h5");
@@ -104,7 +104,7 @@ TEST_CASE("video_encoder: a plug-in kind runs a stream, and its busy/idle power 
 
 TEST_CASE("video_encoder: its keys are checked like any kind's, and it is listed") {
   scratch s("venc-keys");
-  std::string bad = scenario_yaml;
+  std::string bad = encoder_scenario_yaml;
   bad.replace(bad.find("busy_power: \"2 W\""), 17, "busy_power: \"50 mW\"");
   std::ofstream(s.dir / "frame_1080p.yaml") << "ops:\n  - { name: encode, kind: other, flops: 2073600 }\n";
   std::ofstream(s.dir / "bad.yaml") << bad;

@@ -10,7 +10,11 @@
 
 #include "ptsim/postproc/decision.hpp"
 
+#include "error_of.hpp"
+
 using namespace ptsim::postproc;
+
+using ptsim_test::error_of;
 
 namespace {
 
@@ -26,14 +30,6 @@ labelled_summary entry(const std::string& label, double ppw, double p99, double 
   return e;
 }
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
 
 }  // namespace
 
@@ -47,9 +43,9 @@ TEST_CASE("parse_objective: explicit max:/min:, or a metric whose direction is k
                         "peak_temperature_C", "throttled_fraction", "throttled_fraction_power",
                         "throttled_fraction[big]", "memory_bound_s[npu]"})
     CHECK_MESSAGE(parse_objective(m).direction == goal::minimize, m);
-  const std::string msg = error_of([] { parse_objective("wall_s"); });
+  const std::string msg = error_of<std::invalid_argument>([] { parse_objective("wall_s"); });
   CHECK(msg.find("max:wall_s or min:wall_s") != std::string::npos);
-  CHECK(error_of([] { parse_objective("max:"); }).find("expected a metric") != std::string::npos);
+  CHECK(error_of<std::invalid_argument>([] { parse_objective("max:"); }).find("expected a metric") != std::string::npos);
 }
 
 TEST_CASE("parse_constraint: METRIC OP NUMBER") {
@@ -67,10 +63,10 @@ TEST_CASE("parse_constraint: METRIC OP NUMBER") {
   CHECK(parse_constraint("x == 2").holds(2));
   CHECK(parse_constraint("x >= 2").holds(2));
   CHECK_FALSE(parse_constraint("x > 2").holds(2));
-  CHECK(error_of([] { parse_constraint("latency_p99_s 0.03"); }).find("no comparison") != std::string::npos);
-  CHECK(error_of([] { parse_constraint("latency_p99_s = 0.03"); }).find("use '=='") != std::string::npos);
-  CHECK(error_of([] { parse_constraint("latency_p99_s < fast"); }).find("found 'fast'") != std::string::npos);
-  CHECK(error_of([] { parse_constraint("< 3"); }).find("no metric") != std::string::npos);
+  CHECK(error_of<std::invalid_argument>([] { parse_constraint("latency_p99_s 0.03"); }).find("no comparison") != std::string::npos);
+  CHECK(error_of<std::invalid_argument>([] { parse_constraint("latency_p99_s = 0.03"); }).find("use '=='") != std::string::npos);
+  CHECK(error_of<std::invalid_argument>([] { parse_constraint("latency_p99_s < fast"); }).find("found 'fast'") != std::string::npos);
+  CHECK(error_of<std::invalid_argument>([] { parse_constraint("< 3"); }).find("no metric") != std::string::npos);
 }
 
 TEST_CASE("decide: the best among those meeting every constraint; the runner-up behind it") {
@@ -97,9 +93,9 @@ TEST_CASE("decide: the best among those meeting every constraint; the runner-up 
   CHECK(none.ranking.empty());
   CHECK(none.excluded.size() == 4);
 
-  CHECK(error_of([&] { decide(e, parse_objective("max:no_such_metric"), {}); }).find("no_such_metric") !=
+  CHECK(error_of<std::invalid_argument>([&] { decide(e, parse_objective("max:no_such_metric"), {}); }).find("no_such_metric") !=
         std::string::npos);
-  CHECK(error_of([&] { decide(e, parse_objective("perf_per_watt"), {parse_constraint("typo_s < 1")}); })
+  CHECK(error_of<std::invalid_argument>([&] { decide(e, parse_objective("perf_per_watt"), {parse_constraint("typo_s < 1")}); })
             .find("typo_s") != std::string::npos);
 }
 
@@ -148,22 +144,22 @@ TEST_CASE("--where with units: the metric's own with an SI prefix, % of a ratio;
   CHECK(decide(e, parse_objective("perf_per_watt"), {parse_constraint("throttled_fraction[big] < 10 %")}).ranking ==
         std::vector<std::size_t>{1, 0});
   const std::string wrong =
-      error_of([&] { decide(e, parse_objective("perf_per_watt"), {parse_constraint("latency_p99_s < 30 mW")}); });
+      error_of<std::invalid_argument>([&] { decide(e, parse_objective("perf_per_watt"), {parse_constraint("latency_p99_s < 30 mW")}); });
   CHECK(wrong.find("expected a number in latency_p99_s's units, s") != std::string::npos);
   CHECK(wrong.find("found 'mW'") != std::string::npos);
 }
 
 TEST_CASE("an unknown metric gets the nearest one the runs have") {
   const std::vector<labelled_summary> e{entry("performance", 10.0, 0.010, 0.0)};
-  CHECK(error_of([&] { decide(e, parse_objective("max:perf_per_wat"), {}); })
+  CHECK(error_of<std::invalid_argument>([&] { decide(e, parse_objective("max:perf_per_wat"), {}); })
             .find("did you mean 'perf_per_watt'?") != std::string::npos);
-  CHECK(error_of([&] { decide(e, parse_objective("perf_per_watt"), {parse_constraint("latncy_p99_s < 1")}); })
+  CHECK(error_of<std::invalid_argument>([&] { decide(e, parse_objective("perf_per_watt"), {parse_constraint("latncy_p99_s < 1")}); })
             .find("no run has the metric 'latncy_p99_s'; did you mean 'latency_p99_s'?") != std::string::npos);
-  CHECK(error_of([&] { decide(e, parse_objective("perf_per_watt"), {parse_constraint("throtled_fraction[big] < 1")}); })
+  CHECK(error_of<std::invalid_argument>([&] { decide(e, parse_objective("perf_per_watt"), {parse_constraint("throtled_fraction[big] < 1")}); })
             .find("did you mean 'throttled_fraction[big]'?") != std::string::npos);
   // A catalogue metric no run has a number for is said as such, not as a misspelling of itself.
   const std::string absent =
-      error_of([&] { decide(e, parse_objective("perf_per_watt"), {parse_constraint("peak_power_cap_window_W < 1")}); });
+      error_of<std::invalid_argument>([&] { decide(e, parse_objective("perf_per_watt"), {parse_constraint("peak_power_cap_window_W < 1")}); });
   CHECK(absent.find("no run has a value of 'peak_power_cap_window_W'") != std::string::npos);
   CHECK(absent.find("did you mean") == std::string::npos);
 }

@@ -10,7 +10,11 @@
 
 #include "ptsim/postproc/pareto.hpp"
 
+#include "error_of.hpp"
+
 using namespace ptsim::postproc;
+
+using ptsim_test::error_of;
 
 namespace {
 
@@ -37,14 +41,6 @@ std::vector<labelled_summary> sweep() {
           entry("F", 0, 30)};     // no work done: no time or energy per sample
 }
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
 
 }  // namespace
 
@@ -119,10 +115,10 @@ TEST_CASE("the formats name the optima and the front") {
 }
 
 TEST_CASE("bad axes and no values are refused with what was expected") {
-  CHECK(error_of([] { parse_pareto_axes("energy_J"); }).find("expected TIME,ENERGY") != std::string::npos);
-  CHECK(error_of([] { parse_pareto_axes("a,b,c"); }).find("expected TIME,ENERGY") != std::string::npos);
-  CHECK(error_of([] { parse_pareto_axes(",energy_J"); }).find("empty name") != std::string::npos);
+  CHECK(error_of<std::invalid_argument>([] { parse_pareto_axes("energy_J"); }).find("expected TIME,ENERGY") != std::string::npos);
+  CHECK(error_of<std::invalid_argument>([] { parse_pareto_axes("a,b,c"); }).find("expected TIME,ENERGY") != std::string::npos);
+  CHECK(error_of<std::invalid_argument>([] { parse_pareto_axes(",energy_J"); }).find("empty name") != std::string::npos);
   const std::vector<labelled_summary> idle{entry("F", 0, 30)};
-  CHECK(error_of([&] { pareto(idle, {}); }).find("no run has a value of time_per_work_s") != std::string::npos);
-  CHECK(error_of([&] { pareto(sweep(), {"time_per_work_s", "nonsense_J"}); }).find("nonsense_J") != std::string::npos);
+  CHECK(error_of<std::invalid_argument>([&] { pareto(idle, {}); }).find("no run has a value of time_per_work_s") != std::string::npos);
+  CHECK(error_of<std::invalid_argument>([&] { pareto(sweep(), {"time_per_work_s", "nonsense_J"}); }).find("nonsense_J") != std::string::npos);
 }

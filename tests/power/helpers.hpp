@@ -5,10 +5,13 @@
 
 #include "ptsim/power/governor.hpp"
 #include "ptsim/power/opp_table.hpp"
+#include "ptsim/units/quantities.hpp"
 
 namespace ptsim::power::test {
 
 constexpr double MHz = 1e6;
+/// 0 degC in kelvin: thermal trip points are written in degC.
+constexpr double K0 = units::zero_celsius_in_kelvin;
 
 /// OPP table from (MHz, V) pairs.
 inline opp_table table_mhz(const std::vector<std::pair<double, double>>& mhz_v) {

@@ -14,7 +14,7 @@ opp_table nine_opps() {
   for (int i = 0; i < 9; ++i) pts.push_back({400.0 + 200.0 * i, 0.5 + 0.05 * i});
   return table_mhz(pts);
 }
-std::unique_ptr<cpufreq_governor> make(tunables t) {
+std::unique_ptr<cpufreq_governor> make_conservative(tunables t) {
   t["sampling_rate_us"] = 1000;  // one decision per 1 ms control period
   auto g = governor_registry::instance().create("conservative", t);
   g->start(nine_opps(), 500e-6);
@@ -24,7 +24,7 @@ std::unique_ptr<cpufreq_governor> make(tunables t) {
 
 TEST_CASE("conservative: one step per sample up and down, hold in between, clamp at min") {
   // freq_step 10 % of 2000 MHz = 200 MHz: one OPP per step.
-  auto g = make({{"freq_step", 10}});
+  auto g = make_conservative({{"freq_step", 10}});
   loop l{*g};
   l.cur_hz = 400 * MHz;
   CHECK(l.step(0.9) == 600 * MHz);   // load 90 > 80: 400 + 200
@@ -38,7 +38,7 @@ TEST_CASE("conservative: one step per sample up and down, hold in between, clamp
 
 TEST_CASE("conservative: default 5 % step accumulates below the OPP spacing, clamps at max") {
   // step = 5 % of 2000 MHz = 100 MHz; increases use RELATION_H (highest OPP <= request).
-  auto g = make({});
+  auto g = make_conservative({});
   loop l{*g};
   l.cur_hz = 1600 * MHz;
   CHECK(l.step(1.0) == 1600 * MHz);  // requested 1700 -> H -> 1600
@@ -54,7 +54,7 @@ TEST_CASE("conservative: default 5 % step accumulates below the OPP spacing, cla
 
 TEST_CASE("conservative: step and clamp follow the policy max") {
   // freq_step 10 % of a 1600 MHz policy max = 160 MHz.
-  auto g = make({{"freq_step", 10}});
+  auto g = make_conservative({{"freq_step", 10}});
   loop l{*g};
   l.cur_hz = 1200 * MHz;
   l.policy_max_hz = 1600 * MHz;
@@ -65,7 +65,7 @@ TEST_CASE("conservative: step and clamp follow the policy max") {
 }
 
 TEST_CASE("conservative: sampling_down_factor delays decreases") {
-  auto g = make({{"freq_step", 10}, {"sampling_down_factor", 2}});
+  auto g = make_conservative({{"freq_step", 10}, {"sampling_down_factor", 2}});
   loop l{*g};
   l.cur_hz = 1000 * MHz;
   CHECK(l.step(0.0) == 1000 * MHz);  // 1st low sample: skipped

@@ -5,20 +5,14 @@
 
 #include "helpers.hpp"
 
+#include "error_of.hpp"
+
 using namespace ptsim::power;
 using namespace ptsim::power::test;
 
+using ptsim_test::error_of;
+
 namespace {
-// Message of the std::invalid_argument that f throws ("" if none).
-template <class F>
-std::string error_of(F f) {
-  try {
-    f();
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "";
-}
 bool has(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
 // A user-defined governor: the table frequency closest to the middle of the policy range.
@@ -68,7 +62,7 @@ TEST_CASE("the registry lists the six Linux cpufreq governors and devfreq's simp
 }
 
 TEST_CASE("unknown governor: the error lists the valid names and suggests the nearest") {
-  const std::string msg = error_of([] { governor_registry::instance().create("ondmand", {}); });
+  const std::string msg = error_of<std::invalid_argument>([] { governor_registry::instance().create("ondmand", {}); });
   CHECK(has(msg, "'ondmand'"));
   CHECK(has(msg, "conservative, gpu_boost, ondemand, performance, powersave, schedutil, simple_ondemand, userspace"));
   CHECK(has(msg, "did you mean 'ondemand'"));
@@ -76,19 +70,19 @@ TEST_CASE("unknown governor: the error lists the valid names and suggests the ne
 }
 
 TEST_CASE("unknown tunable: the error lists the governor's tunables") {
-  const std::string msg = error_of(
+  const std::string msg = error_of<std::invalid_argument>(
       [] { governor_registry::instance().create("ondemand", {{"up_treshold", 90}}); });
   CHECK(has(msg, "'up_treshold'"));
   // Listed in declaration order (governor_info), as `ptsim list governors` shows them.
   CHECK(has(msg, "valid: up_threshold, sampling_down_factor, sampling_rate_us, io_is_busy"));
   CHECK(has(msg, "did you mean 'up_threshold'"));
-  const std::string none = error_of(
+  const std::string none = error_of<std::invalid_argument>(
       [] { governor_registry::instance().create("performance", {{"x", 1}}); });
   CHECK(has(none, "takes none"));
 }
 
 TEST_CASE("out-of-range tunable values name the tunable") {
-  const std::string msg = error_of(
+  const std::string msg = error_of<std::invalid_argument>(
       [] { governor_registry::instance().create("ondemand", {{"up_threshold", 150}}); });
   CHECK(has(msg, "up_threshold"));
   CHECK(has(msg, "ondemand"));

@@ -6,14 +6,14 @@ using namespace ptsim::power;
 using namespace ptsim::power::test;
 
 namespace {
-std::unique_ptr<cpufreq_governor> make(const opp_table& t, tunables tun = {}) {
+std::unique_ptr<cpufreq_governor> make_schedutil(const opp_table& t, tunables tun = {}) {
   auto g = governor_registry::instance().create("schedutil", tun);
   g->start(t, 500e-6);  // rate limit: min(500 us * 1000, 2 ms) = 2 ms
   return g;
 }
 // First update of a fresh governor, running at cur_hz with busy share util.
 double first_request(double util, double cur_hz) {
-  auto g = make(four_opps());
+  auto g = make_schedutil(four_opps());
   loop l{*g};
   l.cur_hz = cur_hz;
   return l.step(util);
@@ -36,7 +36,7 @@ TEST_CASE("schedutil util is frequency-invariant: busy share scaled by cur / f_m
 }
 
 TEST_CASE("schedutil: rate limit holds the previous request for 2 ms after a change") {
-  auto g = make(four_opps());
+  auto g = make_schedutil(four_opps());
   loop l{*g};
   l.cur_hz = 500 * MHz;
   // t = 1 ms: busy 100 % at 500: util 0.25, f = 625 -> 1000 (change at 1 ms)
@@ -54,7 +54,7 @@ TEST_CASE("schedutil: rate limit holds the previous request for 2 ms after a cha
 }
 
 TEST_CASE("schedutil: no decrease while the domain has not idled since the last update") {
-  auto g = make(four_opps(), {{"rate_limit_us", 1000}});
+  auto g = make_schedutil(four_opps(), {{"rate_limit_us", 1000}});
   loop l{*g};
   l.follow = false;
   l.cur_hz = 2000 * MHz;
@@ -71,7 +71,7 @@ TEST_CASE("schedutil iowait boost: 128/1024 doubling to 1024, halving when not r
   // 250 MHz spacing so that each boost level lands on its own OPP.
   std::vector<std::pair<double, double>> pts;
   for (int i = 1; i <= 8; ++i) pts.push_back({250.0 * i, 0.5 + 0.05 * i});
-  auto g = make(table_mhz(pts), {{"rate_limit_us", 1000}});  // a decision every 1 ms
+  auto g = make_schedutil(table_mhz(pts), {{"rate_limit_us", 1000}});  // a decision every 1 ms
   loop l{*g};
   l.follow = false;
   l.cur_hz = 2000 * MHz;
@@ -91,7 +91,7 @@ TEST_CASE("schedutil iowait boost: 128/1024 doubling to 1024, halving when not r
 TEST_CASE("schedutil iowait boost doubles at most once per applied update") {
   std::vector<std::pair<double, double>> pts;
   for (int i = 1; i <= 8; ++i) pts.push_back({250.0 * i, 0.5 + 0.05 * i});
-  auto g = make(table_mhz(pts));  // 2 ms rate limit
+  auto g = make_schedutil(table_mhz(pts));  // 2 ms rate limit
   loop l{*g};
   l.follow = false;
   l.cur_hz = 2000 * MHz;
@@ -106,7 +106,7 @@ TEST_CASE("schedutil with task utilisation (policy.scheduler: eas): util / capac
   const opp_table big = table_mhz({{500, 0.5}, {851, 0.55625}, {1277, 0.63125}, {1826, 0.75}, {2507, 0.925},
                                    {2802, 1.05625}});
   const auto request = [&](double sched_util) {
-    auto g = make(big);
+    auto g = make_schedutil(big);
     cpufreq_sample s;
     s.now_s = 1e-3;
     s.period_s = 1e-3;

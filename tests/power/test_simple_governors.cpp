@@ -8,7 +8,7 @@ using namespace ptsim::power;
 using namespace ptsim::power::test;
 
 namespace {
-std::unique_ptr<cpufreq_governor> make(const std::string& name, const tunables& t = {}) {
+std::unique_ptr<cpufreq_governor> make_governor(const std::string& name, const tunables& t = {}) {
   auto g = governor_registry::instance().create(name, t);
   g->start(four_opps(), 500e-6);
   return g;
@@ -16,7 +16,7 @@ std::unique_ptr<cpufreq_governor> make(const std::string& name, const tunables& 
 }  // namespace
 
 TEST_CASE("performance: policy max, mapped below a non-table ceiling") {
-  auto g = make("performance");
+  auto g = make_governor("performance");
   loop l{*g};
   l.cur_hz = 500 * MHz;
   CHECK(l.step(0.0) == 2000 * MHz);
@@ -25,7 +25,7 @@ TEST_CASE("performance: policy max, mapped below a non-table ceiling") {
 }
 
 TEST_CASE("powersave: policy min, mapped above a non-table floor") {
-  auto g = make("powersave");
+  auto g = make_governor("powersave");
   loop l{*g};
   CHECK(l.step(1.0) == 500 * MHz);
   l.policy_min_hz = 700 * MHz;  // lowest OPP >= 700 MHz is 1000 MHz
@@ -33,7 +33,7 @@ TEST_CASE("powersave: policy min, mapped above a non-table floor") {
 }
 
 TEST_CASE("userspace: setspeed_hz mapped with RELATION_L, clamped to the policy") {
-  auto g = make("userspace", {{"setspeed_hz", 1200 * MHz}});
+  auto g = make_governor("userspace", {{"setspeed_hz", 1200 * MHz}});
   loop l{*g};
   CHECK(l.step(0.3) == 1500 * MHz);  // lowest OPP >= 1200 MHz
   l.policy_max_hz = 1000 * MHz;
@@ -43,13 +43,13 @@ TEST_CASE("userspace: setspeed_hz mapped with RELATION_L, clamped to the policy"
 }
 
 TEST_CASE("userspace: default is the frequency at start, else the policy min") {
-  auto g = make("userspace");
+  auto g = make_governor("userspace");
   loop l{*g};
   l.cur_hz = 1000 * MHz;
   CHECK(l.step(1.0) == 1000 * MHz);
   CHECK(l.step(0.0) == 1000 * MHz);  // load does not matter
 
-  auto g2 = make("userspace");
+  auto g2 = make_governor("userspace");
   loop l2{*g2};  // cur unknown (0): policy min
   CHECK(l2.step(1.0) == 500 * MHz);
 }

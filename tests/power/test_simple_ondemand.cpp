@@ -13,7 +13,7 @@ using namespace ptsim::power::test;
 namespace {
 opp_table five_opps() { return table_mhz({{400, 0.6}, {800, 0.6}, {1200, 0.6}, {1600, 0.6}, {2000, 0.6}}); }
 
-std::unique_ptr<cpufreq_governor> make(const tunables& t) {
+std::unique_ptr<cpufreq_governor> make_ondemand(const tunables& t) {
   auto g = governor_registry::instance().create("simple_ondemand", t);
   g->start(five_opps(), 0.0);
   return g;
@@ -21,7 +21,7 @@ std::unique_ptr<cpufreq_governor> make(const tunables& t) {
 }  // namespace
 
 TEST_CASE("simple_ondemand: up, keep and load-proportional decisions (defaults 90 / 5)") {
-  auto g = make({{"polling_ms", 10}});
+  auto g = make_ondemand({{"polling_ms", 10}});
   loop l{*g};
   l.cur_hz = 2000 * MHz;
   // Until the polling period is complete the request stays where the device started.
@@ -40,7 +40,7 @@ TEST_CASE("simple_ondemand: up, keep and load-proportional decisions (defaults 9
 }
 
 TEST_CASE("simple_ondemand: downdifferential / 2 truncates, as the kernel's unsigned division") {
-  auto g = make({{"polling_ms", 10}});
+  auto g = make_ondemand({{"polling_ms", 10}});
   loop l{*g};
   l.cur_hz = 2000 * MHz;
   // busy 3510 us: 3510 * 2e9 / 10000 = 702e6; * 100 / 88 = 797727272 Hz -> 800 MHz. With
@@ -49,7 +49,7 @@ TEST_CASE("simple_ondemand: downdifferential / 2 truncates, as the kernel's unsi
 }
 
 TEST_CASE("simple_ondemand: tunables (exynos-bus' 40 / 5) and the policy limits") {
-  auto g = make({{"polling_ms", 10}, {"upthreshold", 40}, {"downdifferential", 5}});
+  auto g = make_ondemand({{"polling_ms", 10}, {"upthreshold", 40}, {"downdifferential", 5}});
   loop l{*g};
   l.cur_hz = 400 * MHz;
   // busy 3800: 380000 > 10000 * 35 -> keep 400 MHz; busy 4100: 410000 > 400000 -> max.
@@ -65,7 +65,7 @@ TEST_CASE("simple_ondemand: tunables (exynos-bus' 40 / 5) and the policy limits"
 }
 
 TEST_CASE("simple_ondemand: an upthreshold below the downdifferential is refused (-EINVAL)") {
-  CHECK_THROWS_AS(make({{"upthreshold", 4}, {"downdifferential", 5}}), std::invalid_argument);
+  CHECK_THROWS_AS(make_ondemand({{"upthreshold", 4}, {"downdifferential", 5}}), std::invalid_argument);
 }
 
 // The mobile GPU's default (presets/phone-flagship.yaml: Mali-G78 MP20 on gs101's shader

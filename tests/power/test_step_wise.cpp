@@ -9,7 +9,6 @@ using namespace ptsim::power;
 using namespace ptsim::power::test;
 
 namespace {
-constexpr double K0 = 273.15;
 }
 
 TEST_CASE("step_wise on rising and falling trends with hysteresis") {

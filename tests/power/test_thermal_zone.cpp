@@ -17,7 +17,6 @@ using namespace ptsim::power;
 using namespace ptsim::power::test;
 
 namespace {
-constexpr double K0 = 273.15;
 
 thermal_zone_config trip(double control_C, double polling_s) {
   thermal_zone_config c;

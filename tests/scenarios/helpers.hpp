@@ -115,4 +115,20 @@ inline ps::load_options with_sets(std::initializer_list<const char*> sets) {
   return o;
 }
 
+/// The power row of component `name` (fails the test when there is none).
+inline const ps::component_power& power_of(const ps::scenario& sc, const std::string& name) {
+  for (const auto& c : sc.power)
+    if (c.component == name) return c;
+  FAIL("no power row for " << name);
+  return sc.power.front();
+}
+
+/// The index of DVFS domain `name` (fails the test when there is none).
+inline std::size_t domain_named(const ps::scenario& sc, const std::string& name) {
+  for (std::size_t d = 0; d < sc.domains.size(); ++d)
+    if (sc.domains[d].name == name) return d;
+  FAIL("no domain " << name);
+  return 0;
+}
+
 }  // namespace scen_test

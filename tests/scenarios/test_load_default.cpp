@@ -19,11 +19,6 @@ const ptsim::tlm_config::compute_unit_config* unit(const ps::scenario& sc, const
     if (u.name == name) return &u;
   return nullptr;
 }
-const ps::component_power* power_of(const ps::scenario& sc, const std::string& name) {
-  for (const auto& c : sc.power)
-    if (c.component == name) return &c;
-  return nullptr;
-}
 }  // namespace
 
 TEST_CASE("the compiled-in default is scenarios/default.yaml byte for byte") {
@@ -104,26 +99,23 @@ TEST_CASE("default.yaml: components, with schema defaults where the file says no
   CHECK(mem.latency.value() == Approx(110e-9));
   CHECK(mem.capacity_B == 12.0 * 1024 * 1024 * 1024);
 
-  const auto* p_big = power_of(sc, "cpu_big");
-  REQUIRE(p_big != nullptr);
-  CHECK(p_big->kind == ps::component_power::model::compute);
-  CHECK(p_big->compute.c_eff.value() == Approx(528e-12));  // no c_eff: 2 cores x the domain's 264 pF
-  CHECK(p_big->compute.stall_activity == Approx(0.3));  // schema default
-  CHECK(p_big->compute.leakage.power_ref.value() == Approx(0.121));
-  CHECK(p_big->compute.leakage.v_ref.value() == Approx(0.75));
-  CHECK(p_big->compute.leakage.t_ref.value() == Approx(298.15));
-  CHECK(p_big->compute.leakage.t_double.value() == Approx(25.0));
-  CHECK(p_big->compute.leakage.v_exponent == Approx(4.51));
+  const auto& p_big = power_of(sc, "cpu_big");
+  CHECK(p_big.kind == ps::component_power::model::compute);
+  CHECK(p_big.compute.c_eff.value() == Approx(528e-12));  // no c_eff: 2 cores x the domain's 264 pF
+  CHECK(p_big.compute.stall_activity == Approx(0.3));  // schema default
+  CHECK(p_big.compute.leakage.power_ref.value() == Approx(0.121));
+  CHECK(p_big.compute.leakage.v_ref.value() == Approx(0.75));
+  CHECK(p_big.compute.leakage.t_ref.value() == Approx(298.15));
+  CHECK(p_big.compute.leakage.t_double.value() == Approx(25.0));
+  CHECK(p_big.compute.leakage.v_exponent == Approx(4.51));
 
-  const auto* p_mem = power_of(sc, "lpddr");
-  REQUIRE(p_mem != nullptr);
-  CHECK(p_mem->kind == ps::component_power::model::memory);
-  CHECK(p_mem->memory.background_W == Approx(0.080));
-  CHECK(p_mem->memory.energy_per_byte_read_J == Approx(30e-12));
-  CHECK(p_mem->memory.energy_per_byte_write_J == Approx(32e-12));
-  const auto* p_noc = power_of(sc, "noc");
-  REQUIRE(p_noc != nullptr);
-  CHECK(p_noc->memory.energy_per_byte_read_J == Approx(4e-12));
+  const auto& p_mem = power_of(sc, "lpddr");
+  CHECK(p_mem.kind == ps::component_power::model::memory);
+  CHECK(p_mem.memory.background_W == Approx(0.080));
+  CHECK(p_mem.memory.energy_per_byte_read_J == Approx(30e-12));
+  CHECK(p_mem.memory.energy_per_byte_write_J == Approx(32e-12));
+  const auto& p_noc = power_of(sc, "noc");
+  CHECK(p_noc.memory.energy_per_byte_read_J == Approx(4e-12));
 }
 
 TEST_CASE("default.yaml: workload") {

@@ -18,12 +18,6 @@ std::string with_mif(const std::string& lpddr_keys = "      domain: mif\n") {
   return replace_once(t, "      kind: lpddr                # LPDDR5-6400, 4 x 16-bit channels\n",
                       "      kind: lpddr\n" + lpddr_keys);
 }
-std::size_t domain_named(const ps::scenario& sc, const std::string& n) {
-  for (std::size_t d = 0; d < sc.domains.size(); ++d)
-    if (sc.domains[d].name == n) return d;
-  FAIL("no domain " << n);
-  return 0;
-}
 }  // namespace
 
 TEST_CASE("a memory on a domain: a memory domain, its top clock, its governor and its pairing") {

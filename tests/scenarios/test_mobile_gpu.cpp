@@ -14,12 +14,6 @@ using namespace scen_test;
 namespace {
 const std::string camera_gpu = PTSIM_SOURCE_DIR "/scenarios/phone-camera-gpu.yaml";
 const std::string llm_chat = PTSIM_SOURCE_DIR "/scenarios/phone-llm-chat.yaml";
-std::size_t domain_named(const ps::scenario& sc, const std::string& n) {
-  for (std::size_t d = 0; d < sc.domains.size(); ++d)
-    if (sc.domains[d].name == n) return d;
-  FAIL("no domain " << n);
-  return 0;
-}
 const ptsim::tlm_config::compute_unit_config& unit_named(const ps::scenario& sc, const std::string& n) {
   for (const auto& u : sc.platform.units)
     if (u.name == n) return u;

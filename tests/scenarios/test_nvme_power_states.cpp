@@ -10,12 +10,6 @@ using namespace scen_test;
 namespace {
 const std::string server = PTSIM_SOURCE_DIR "/scenarios/server-training.yaml";
 
-const ptsim::scenarios::component_power& power_of(const ps::scenario& sc, const std::string& name) {
-  for (const auto& c : sc.power)
-    if (c.component == name) return c;
-  FAIL("no power row for " << name);
-  return sc.power.front();
-}
 }  // namespace
 
 TEST_CASE("the server preset's NVMe drive has PS3 and PS4 under APST") {

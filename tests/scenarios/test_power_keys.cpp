@@ -25,12 +25,6 @@ const std::string big_opps_dt =
     "        - { opp-hz: 851000000, opp-microvolt: 556250 }\n"
     "        - { opp-hz: 984000000, opp-microvolt: [ 575000, 575000, 1100000 ] }\n";  // <target min max>
 
-const ps::component_power& power_of(const ps::scenario& sc, const std::string& name) {
-  for (const auto& c : sc.power)
-    if (c.component == name) return c;
-  FAIL("no component " << name);
-  return sc.power.front();
-}
 }  // namespace
 
 TEST_CASE("device-tree OPPs give the same table as freq/volt; the coefficient gives c_eff") {

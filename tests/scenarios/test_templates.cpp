@@ -53,11 +53,6 @@ fs::path training_on(const temp_dir& t, const std::string& preset_text, const st
   return t.write("training.yaml", read_file(scenarios_dir() + "server-training.yaml"));
 }
 
-const ps::component_power* power_of(const ps::scenario& sc, const std::string& name) {
-  for (const auto& p : sc.power)
-    if (p.component == name) return &p;
-  return nullptr;
-}
 
 std::vector<std::string> unit_names(const ps::scenario& sc) {
   std::vector<std::string> out;
@@ -141,14 +136,14 @@ TEST_CASE("a loop repeats its entries with the loop variable substituted") {
 TEST_CASE("--set on a template changes every instance; on an instance, that one") {
   const std::string file = scenarios_dir() + "server-training.yaml";
   const auto base = ps::load_scenario_file(file);
-  const double c_eff = power_of(base, "gpu0")->compute.c_eff.value();
+  const double c_eff = power_of(base, "gpu0").compute.c_eff.value();
   auto all = ps::load_scenario_file(file, with_sets({"templates.h100.c_eff=300 nF"}));
-  for (int i = 0; i < 8; ++i) CHECK(power_of(all, "gpu" + std::to_string(i))->compute.c_eff.value() == ptsim_test::Approx(300e-9));
+  for (int i = 0; i < 8; ++i) CHECK(power_of(all, "gpu" + std::to_string(i)).compute.c_eff.value() == ptsim_test::Approx(300e-9));
   CHECK(contains(all.resolved_yaml, "300 nF"));
   CHECK(!contains(all.resolved_yaml, "templates"));
   auto one = ps::load_scenario_file(file, with_sets({"platform.components.gpu3.c_eff=300 nF"}));
   for (int i = 0; i < 8; ++i)
-    CHECK(power_of(one, "gpu" + std::to_string(i))->compute.c_eff.value() == ptsim_test::Approx(i == 3 ? 300e-9 : c_eff));
+    CHECK(power_of(one, "gpu" + std::to_string(i)).compute.c_eff.value() == ptsim_test::Approx(i == 3 ? 300e-9 : c_eff));
   // Deeper: a mapping inside the instance is its own, not the template's.
   auto leak = ps::load_scenario_file(file, with_sets({"platform.components.gpu5.leakage.power=70 W"}));
   const YAML::Node r = YAML::Load(leak.resolved_yaml);
@@ -156,8 +151,8 @@ TEST_CASE("--set on a template changes every instance; on an instance, that one"
   CHECK(r["platform"]["components"]["gpu4"]["leakage"]["power"].Scalar() == "61 W");
   // Both: the instance's value wins over the template's.
   auto both = ps::load_scenario_file(file, with_sets({"templates.h100.c_eff=300 nF", "platform.components.gpu3.c_eff=310 nF"}));
-  CHECK(power_of(both, "gpu2")->compute.c_eff.value() == ptsim_test::Approx(300e-9));
-  CHECK(power_of(both, "gpu3")->compute.c_eff.value() == ptsim_test::Approx(310e-9));
+  CHECK(power_of(both, "gpu2").compute.c_eff.value() == ptsim_test::Approx(300e-9));
+  CHECK(power_of(both, "gpu3").compute.c_eff.value() == ptsim_test::Approx(310e-9));
   // An unknown template, and a bad value through the template: said once, at the --set,
   // naming every instance.
   auto ds = diagnostics_of([&] { ps::load_scenario_file(file, with_sets({"templates.h10.c_eff=1 nF"})); });

@@ -12,6 +12,8 @@
 
 #include "ptsim/thermal/floorplan.hpp"
 
+#include "error_of.hpp"
+
 namespace ptsim::thermal::test {
 
 constexpr double mm = 1e-3;
@@ -37,6 +39,8 @@ inline std::vector<double> block_power(std::size_t n_blocks, const std::vector<d
   for (std::size_t i = 0; i < blocks_W.size(); ++i) p[i] = blocks_W[i];
   return p;
 }
+
+using ptsim_test::error_of;
 
 }  // namespace ptsim::thermal::test
 
@@ -64,14 +68,6 @@ struct scratch_dir {
   }
 };
 
-// The message f throws, or "" when it does not throw.
-inline std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  return "";
-}
+using ptsim_test::error_of;
 
 }  // namespace ptsim::thermal::test

@@ -19,6 +19,9 @@
 
 using namespace ptsim::thermal;
 
+// Named for the file: the test sources are compiled together (unity build).
+namespace board_path_test {
+
 namespace {
 constexpr double t_amb = 318.15;
 }
@@ -274,3 +277,5 @@ TEST_CASE("secondary-path steady state: layered grid solver = conjugate gradient
     CHECK(out == ptsim_test::Approx(in).epsilon(1e-10));
   }
 }
+
+}  // namespace board_path_test

@@ -9,6 +9,9 @@
 
 using namespace ptsim::thermal;
 
+// Named for the file: the test sources are compiled together (unity build).
+namespace energy_balance_test {
+
 namespace {
 constexpr double t_amb = 318.15;
 
@@ -66,3 +69,5 @@ TEST_CASE("energy balance with sub-steps and with the exponential integrator") {
     CHECK(std::abs(e_in - (e_stored + s.ambient_energy_J())) <= 1e-9 * e_in);
   }
 }
+
+}  // namespace energy_balance_test

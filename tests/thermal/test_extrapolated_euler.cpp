@@ -14,6 +14,9 @@
 
 using namespace ptsim::thermal;
 
+// Named for the file: the test sources are compiled together (unity build).
+namespace extrapolated_euler_test {
+
 namespace {
 constexpr double t_amb = 300.0;
 
@@ -139,3 +142,5 @@ TEST_CASE("short rows on a grid (conjugate-gradient path) stay within HotSpot's 
   CHECK(worst_node < 0.01);
   CHECK(fast.substeps() == 1);
 }
+
+}  // namespace extrapolated_euler_test

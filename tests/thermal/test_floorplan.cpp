@@ -7,12 +7,14 @@
 #include <limits>
 #include <stdexcept>
 
+#include "fixtures.hpp"
 #include "ptsim/thermal/floorplan.hpp"
 
 using namespace ptsim::thermal;
 
+using test::mm;
+
 namespace {
-constexpr double mm = 1e-3;
 
 // 2 x 2 equal 1 mm blocks: a b on top, c d below.
 floorplan two_by_two() {

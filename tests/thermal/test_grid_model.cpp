@@ -12,6 +12,9 @@
 
 using namespace ptsim::thermal;
 
+// Named for the file: the test sources are compiled together (unity build).
+namespace grid_model_test {
+
 namespace {
 constexpr double mm = 1e-3, t_amb = 318.15;
 
@@ -267,3 +270,5 @@ TEST_CASE("per-block materials (detailed_3D): locked cells, mixed cells, HotSpot
   // Cell 1 is half "a", half "b": occupancy-weighted parallel conductance (100/2 + 20/2).
   CHECK(link_g(m.net, 1, 3) == ptsim_test::Approx(1.0 / (t0 / (60 * area) + t1 / (2 * 50 * area))));
 }
+
+}  // namespace grid_model_test

@@ -10,6 +10,9 @@
 
 using namespace ptsim::thermal;
 
+// Named for the file: the test sources are compiled together (unity build).
+namespace leakage_test {
+
 namespace {
 constexpr double t_amb = 300.0;
 
@@ -115,3 +118,5 @@ TEST_CASE("transient runaway stops with the node and the time") {
     CHECK(std::string(e.what()).find(" at t = ") != std::string::npos);
   }
 }
+
+}  // namespace leakage_test

@@ -17,14 +17,6 @@ using namespace ptsim::thermal;
 
 namespace {
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  return "";
-}
 
 // A die of 10 x 4 cells of 0.2 mm (2 mm x 0.8 mm): one heater block on top, a channel layer
 // with one straight channel along row 1 (inlet west, outlet east), a silicon base. scale > 1

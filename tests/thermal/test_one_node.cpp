@@ -9,6 +9,9 @@
 
 using namespace ptsim::thermal;
 
+// Named for the file: the test sources are compiled together (unity build).
+namespace one_node_test {
+
 namespace {
 // C = 10 J/K, R = 2 K/W (g = 0.5 W/K): tau = R C = 20 s; P = 5 W: final rise P R = 10 K.
 constexpr double c = 10.0, r = 2.0, tau = r * c, p = 5.0, t_amb = 300.0;
@@ -86,3 +89,5 @@ TEST_CASE("transient_solver is movable") {
   CHECK(b.time() == 2.0);
   CHECK(b.temperatures()[0] > t_amb);
 }
+
+}  // namespace one_node_test

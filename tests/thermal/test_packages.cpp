@@ -12,6 +12,9 @@
 
 using namespace ptsim::thermal;
 
+// Named for the file: the test sources are compiled together (unity build).
+namespace packages_test {
+
 namespace {
 constexpr double t_amb = 298.15;
 }
@@ -107,3 +110,5 @@ TEST_CASE("air stream transient: reaches the steady state; the air carries what 
   CHECK(a.heat_to_air_W()[1] == ptsim_test::Approx(40.0).epsilon(1e-9));
   CHECK(a.inlets_K()[2] == ptsim_test::Approx(cfg.inlet_K + 70.0 / a.air_capacity_rate_W_per_K()).epsilon(1e-12));
 }
+
+}  // namespace packages_test

@@ -11,6 +11,9 @@
 
 using namespace ptsim::thermal;
 
+// Named for the file: the test sources are compiled together (unity build).
+namespace steady_state_test {
+
 namespace {
 constexpr double t_amb = 300.0;
 // Mirror-image nodes are computed by different elimination orders; direct solves agree to
@@ -85,3 +88,5 @@ TEST_CASE("mirror symmetry: left-right powers give top-bottom equal temperatures
   CHECK(std::abs(t[1] - t[3]) < symmetry_tol_K);
   CHECK(t[0] > t[1]);
 }
+
+}  // namespace steady_state_test

@@ -9,6 +9,9 @@
 
 using namespace ptsim::thermal;
 
+// Named for the file: the test sources are compiled together (unity build).
+namespace two_node_test {
+
 namespace {
 // Node 1: C1 = 2 J/K, 1 W/K to ambient. Node 2: C2 = 1 J/K, 1 W/K to node 1. p = 3 W into node 2.
 //   G = [[2, -1], [-1, 1]],  C^-1 G = [[1, -1/2], [-1, 1]]
@@ -86,3 +89,5 @@ TEST_CASE("two nodes, backward Euler: within the per-mode error bound") {
   }
   CHECK(worst > 0.0);  // backward Euler is not exact: the comparison has teeth
 }
+
+}  // namespace two_node_test

@@ -1,13 +1,11 @@
 #pragma once
-// Shared by the SystemC test executables. Each includes this header exactly once: it
-// defines main() (the copyright banner is switched off before any SystemC call, then
-// doctest runs) and the sc_main symbol that libsystemc's link needs. The SystemC kernel
-// cannot be restarted within a process, so each executable holds ONE doctest test case
-// that elaborates one platform, calls sc_start once and then checks what happened.
+// Shared by the SystemC test sources, which build one executable, test_tlm_sc (its main() is
+// in sc_test_main.cpp). The SystemC kernel cannot be restarted within a process, so each file
+// holds ONE doctest test case that elaborates one platform, calls sc_start once and then
+// checks what happened; ctest runs the executable once per file.
 #include "ptsim/tlm_models/platform.hpp"
 
 #include <cstdint>
-#include <cstdlib>
 #include <map>
 #include <memory>
 #include <string>
@@ -17,15 +15,6 @@
 #include <doctest/doctest.h>  // implemented in ptsim_doctest_impl
 
 #include "approx.hpp"
-
-int main(int argc, char** argv) {
-  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
-  doctest::Context ctx(argc, argv);
-  return ctx.run();
-}
-
-// Never called: the tests start the kernel with sc_start from main.
-int sc_main(int, char**) { return 2; }
 
 namespace sc_test {
 

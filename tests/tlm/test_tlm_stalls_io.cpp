@@ -19,7 +19,6 @@
 // sram: u_sram (1 MiB SRAM) and u_plain (none) run two elementwise operators, each
 // reading 512 KiB and writing 512 KiB: with SRAM the first output stays on chip, so DRAM
 // sees 512 KiB read and 512 KiB written instead of 1 MiB each.
-#define SC_INCLUDE_DYNAMIC_PROCESSES
 #include "sc_test.hpp"
 
 #include "ptsim/tlm_config/operators.hpp"
