@@ -146,11 +146,12 @@ schema_ptr ranged(const schema_ptr& s, std::optional<double> min, std::optional<
   return n;
 }
 
-schema_ptr share(std::string doc, std::optional<std::string> def) {
-  auto n = make(node_type::number, std::move(doc) + " (accepted: > 0 and <= 1; a warning below 0.001)", std::move(def));
+schema_ptr share(std::string doc, std::optional<std::string> def, double max) {
+  auto n = make(node_type::number, std::move(doc), std::move(def));
+  n->doc += " (accepted: > 0 and <= " + format_value(*n, max) + "; a warning below 0.001)";
   n->min = 0.0;
   n->min_exclusive = true;
-  n->max = 1.0;
+  n->max = max;
   n->warn_min = 1e-3;
   return n;
 }

@@ -113,7 +113,7 @@ TEST_CASE("ptsim run: a tensorrt unit runs conv+add as one kernel; memory effici
   CHECK(rep.out.find("conv+add") != std::string::npos);
 }
 
-TEST_CASE("ptsim run: a GEMM at op_activity 0.25 takes as long and draws a quarter of the unit's dynamic energy; a precision's share wins") {
+TEST_CASE("ptsim run: a GEMM at op_activity 0.25 (1.5) takes as long and draws a quarter (1.5x) of the unit's dynamic energy; a precision's share wins") {
   // The NPU above with c_eff 1 nF at 1 GHz and 1 V (1 W while computing at activity 1, no
   // leakage), running one compute-bound GEMM (1e9 operations, 1 kB read: its memory time,
   // ~130 ns, is hidden under the arithmetic). Its energy is 1 W x the GEMM's time x activity.
@@ -133,6 +133,12 @@ TEST_CASE("ptsim run: a GEMM at op_activity 0.25 takes as long and draws a quart
   CHECK(op_seconds(quarter).at("mm") == ptsim_test::Approx(t).epsilon(1e-9));
   CHECK(energy_J(full, "npu") == ptsim_test::Approx(1.0 * t).epsilon(0.005));
   CHECK(energy_J(quarter, "npu") == ptsim_test::Approx(0.25 * t).epsilon(0.005));
+  // Above 1: kernels that toggle more than the work c_eff describes.
+  r = run_ptsim(s.dir, "run f.yaml -q -o more.h5 --set platform.components.npu.op_activity.gemm=1.5");
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  const result_reader more(s.dir / "more.h5");
+  CHECK(op_seconds(more).at("mm") == ptsim_test::Approx(t).epsilon(1e-9));
+  CHECK(energy_J(more, "npu") == ptsim_test::Approx(1.5 * t).epsilon(0.005));
   // A share for the kind at the stream's precision (int8) wins over the kind's; one for another
   // precision does not apply.
   r = run_ptsim(s.dir, "run f.yaml -q -o int8.h5 --set platform.components.npu.op_activity.gemm=0.5"

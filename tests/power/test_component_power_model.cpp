@@ -52,6 +52,22 @@ TEST_CASE("compute unit: the quiet part of its computing time (op_activity below
   CHECK(s.watts == ptsim_test::Approx(1.0).epsilon(1e-12));
 }
 
+TEST_CASE("compute unit: kernels that toggle more than c_eff's reference work (op_activity above 1) draw more") {
+  power::compute_power_params p;
+  p.c_eff = units::farads(1e-9);
+  p.stall_activity = 0.5;
+  auto m = power::make_compute_unit_power(p, {});
+  component_activity a;
+  a.compute_share = 1.0;
+  a.quiet_share = -0.3;  // the whole period in GEMMs at op_activity 1.3
+  const domain_electrical e{2e9, 1.0, 2e9};
+  const auto s = m->step(a, e, 298.15, 1e-3);
+  // a = 1 - (-0.3) = 1.3; dynamic 1e-9 x 1 x 2e9 x 1.3 = 2.6 W; busy stays 1.
+  CHECK(s.activity == ptsim_test::Approx(1.3));
+  CHECK(s.busy == ptsim_test::Approx(1.0));
+  CHECK(s.watts == ptsim_test::Approx(2.6).epsilon(1e-12));
+}
+
 TEST_CASE("memory device: background, energy per byte, self-refresh; APST states") {
   power::memory_power_params p;
   p.background_W = 0.08;

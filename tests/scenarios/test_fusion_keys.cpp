@@ -143,8 +143,10 @@ TEST_CASE("overlap per operator kind: none unless set, read into the unit; outsi
   check_per_kind_key("overlap", [](const auto& u) -> const auto& { return u.overlap; }, 0.4, "gemm", "1.5");
 }
 
-TEST_CASE("op_activity per operator kind: none unless set, read into the unit; 0, above 1 or an unknown kind an error") {
-  check_per_kind_key("op_activity", [](const auto& u) -> const auto& { return u.op_activity; }, 0.6, "conv", "1.2");
+TEST_CASE("op_activity per operator kind: none unless set, read into the unit; 0, above 2 or an unknown kind an error") {
+  check_per_kind_key("op_activity", [](const auto& u) -> const auto& { return u.op_activity; }, 0.6, "conv", "2.1");
+  // Above 1 (kernels that toggle more than c_eff's reference work) is accepted.
+  CHECK(npu_with({"platform.components.npu.op_activity.gemm=1.5"}).op_activity.at(ptsim::tlm_config::op_kind::gemm) == 1.5);
   const auto zero = only_at(load_errors(default_text(), with_sets({"platform.components.npu.op_activity.gemm=0"})),
                             "platform.components.npu.op_activity.gemm");
   CHECK_MESSAGE(zero.message.find("expected a value > 0") != std::string::npos, zero.to_string());

@@ -73,10 +73,11 @@ std::vector<field> compute_fields(const compute_defaults& d, std::vector<field> 
                             "the sum of both. Below 1, kernels near the ridge point (decode GEMMs of a few hundred "
                             "rows) take longer than either bound")),
       opt("op_activity",
-          map_of(share("share of c_eff toggled"),
-                 "per operator kind (or kind at one precision, e.g. conv_fp32, which wins), the share of the unit's "
-                 "switched capacitance (c_eff) its kernels toggle while computing (default 1): kernels of different "
-                 "kinds draw different power at the same clock and busy time")),
+          map_of(share("activity relative to c_eff's", std::nullopt, 2.0),
+                 "per operator kind (or kind at one precision, e.g. conv_fp32, which wins), the switching activity "
+                 "of its kernels while computing, relative to the work the unit's c_eff describes (default 1): "
+                 "kernels of different kinds draw different power at the same clock and busy time, below 1 less "
+                 "(a share of c_eff), above 1 more (at most twice)")),
       opt("launch_overhead", quantity(dims::time(), "fixed cost per operator (kernel launch)", d.launch_overhead, 0.0,
                                       false)),
       opt("host_issue",

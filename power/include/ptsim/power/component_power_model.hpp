@@ -23,7 +23,8 @@ struct component_activity {
   // compute units: seconds resident in each idle state in the period (sized like the
   // unit's idle states; empty: none); NVMe: seconds in each low-power (APST) state
   std::vector<double> idle_s;
-  // compute units: of compute_share, the part its kernels did not toggle (op_activity < 1)
+  // compute units: of compute_share, the part its kernels did not toggle (op_activity < 1);
+  // negative where kernels toggle more than c_eff's reference work (op_activity > 1)
   double quiet_share = 0;
 };
 

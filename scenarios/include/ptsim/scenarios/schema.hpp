@@ -90,8 +90,9 @@ schema_ptr one_of(std::vector<schema_ptr> alternatives, std::string doc);
 schema_ptr ranged(const schema_ptr& s, std::optional<double> min, std::optional<double> max,
                   std::optional<double> warn_min = std::nullopt, std::optional<double> warn_max = std::nullopt,
                   std::string note = "");
-/// A share in (0, 1]: 0 would make the work take forever.
-schema_ptr share(std::string doc, std::optional<std::string> def = std::nullopt);
+/// A share in (0, max] (max 1 unless a factor relative to a fitted value may exceed it): 0
+/// would make the work take forever.
+schema_ptr share(std::string doc, std::optional<std::string> def = std::nullopt, double max = 1.0);
 /// How a value of `s` is written in messages and docs ("5 V", "-100 degC", "1e+06").
 std::string format_value(const schema_node& s, double si);
 /// A copy of object `s` that refuses `retired` keys (key -> how to write it now) with
