@@ -35,11 +35,18 @@ TEST_CASE("compute unit: C V^2 f a + leakage, idle-state residency replacing lea
   CHECK(m->floor_W(1.0, 298.15) == ptsim_test::Approx(0.05).epsilon(1e-12));
 }
 
-TEST_CASE("compute unit: the quiet part of its computing time (op_activity below 1) does not toggle") {
+namespace {
+// A compute unit of 1 nF, stall activity 0.5, no leakage: 2 W at 1 V, 2 GHz, activity 1.
+std::unique_ptr<power::component_power_model> one_nf_unit() {
   power::compute_power_params p;
   p.c_eff = units::farads(1e-9);
   p.stall_activity = 0.5;
-  auto m = power::make_compute_unit_power(p, {});
+  return power::make_compute_unit_power(p, {});
+}
+}  // namespace
+
+TEST_CASE("compute unit: the quiet part of its computing time (op_activity below 1) does not toggle") {
+  auto m = one_nf_unit();
   component_activity a;
   a.compute_share = 0.6;
   a.quiet_share = 0.2;  // e.g. 0.4 of the period in GEMMs at op_activity 0.5
@@ -53,10 +60,7 @@ TEST_CASE("compute unit: the quiet part of its computing time (op_activity below
 }
 
 TEST_CASE("compute unit: kernels that toggle more than c_eff's reference work (op_activity above 1) draw more") {
-  power::compute_power_params p;
-  p.c_eff = units::farads(1e-9);
-  p.stall_activity = 0.5;
-  auto m = power::make_compute_unit_power(p, {});
+  auto m = one_nf_unit();
   component_activity a;
   a.compute_share = 1.0;
   a.quiet_share = -0.3;  // the whole period in GEMMs at op_activity 1.3
