@@ -199,6 +199,13 @@ TEST_CASE("peak per cycle: the widest-first ladder, and the vector path for what
   // Given an FP32 tensor rate (TF32, an A100), the tensor path runs it.
   u.ops_per_cycle[precision::fp32] = 512;
   CHECK(unit_peak_per_cycle(u, fp32_gemm) == 512 * 80);
+  // An A100-like array (INT8 at twice the FP16 rate, no FP8): an FP8 GEMM runs at the FP16 rate
+  // (dequantised), never at the same-width INT8 one; INT8 keeps its own.
+  u.ops_per_cycle[precision::int8] = 2048;
+  const op fp8_gemm = gemm_op("g8f", 64, 64, 64, precision::fp8);
+  CHECK(unit_peak_per_cycle(u, fp8_gemm) == 1024 * 80);
+  CHECK(on_tensor_path(u, fp8_gemm));
+  CHECK(unit_peak_per_cycle(u, int8_gemm) == 2048 * 80);
   // No vector table and no tensor rate for the precision: nothing can run it.
   compute_unit_config npu = unit("npu", "", "", {});
   npu.ops_per_cycle = {{precision::int8, 4096}};

@@ -22,12 +22,15 @@ std::string gb(double bytes) {
 
 namespace {
 
-// The widest-first ladder of datapaths an operator of precision `p` may run on in `table`.
+// The ladder of datapaths an operator of precision `p` may run on in `table`: its own, then
+// the next wider ones. Never a sibling of the same width: an FP8 GEMM on a GPU without FP8
+// (an A100: INT8 tensor cores only) dequantises to FP16, as weight-only FP8 kernels do there,
+// and does not run at the INT8 rate.
 double ladder_rate(const std::map<precision, double>& table, precision p) {
   static const std::vector<std::vector<precision>> ladder = {
-      {precision::int4, precision::int8, precision::fp8, precision::fp16, precision::bf16, precision::fp32},
-      {precision::int8, precision::fp8, precision::fp16, precision::bf16, precision::fp32},
-      {precision::fp8, precision::int8, precision::fp16, precision::bf16, precision::fp32},
+      {precision::int4, precision::int8, precision::fp16, precision::bf16, precision::fp32},
+      {precision::int8, precision::fp16, precision::bf16, precision::fp32},
+      {precision::fp8, precision::fp16, precision::bf16, precision::fp32},
       {precision::fp16, precision::bf16, precision::fp32},
       {precision::bf16, precision::fp16, precision::fp32},
       {precision::fp32}};
