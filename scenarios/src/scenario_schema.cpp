@@ -556,7 +556,13 @@ schema_ptr scenario_schema() {
        opt("extends", str("base scenario file (relative to this one) that this file changes; mappings merge, "
                           "other values replace")),
        req("platform", platform_schema()),
-       req("workload", workload_schema()),
+       // A platform preset (scenarios/presets/) has no workload of its own: say what to run.
+       [] {
+         field f = req("workload", workload_schema());
+         f.missing_note = "a file without one describes a platform, as the presets do; run a scenario that "
+                          "extends it with a workload, as scenarios/node-*.yaml and server-*.yaml do";
+         return f;
+       }(),
        req("thermal", thermal_schema()),
        opt("policy", policy_schema()),
        opt("measure",

@@ -156,7 +156,7 @@ schema_ptr share(std::string doc, std::optional<std::string> def, double max) {
   return n;
 }
 
-field req(std::string key, schema_ptr s) { return field{std::move(key), std::move(s), true}; }
-field opt(std::string key, schema_ptr s) { return field{std::move(key), std::move(s), false}; }
+field req(std::string key, schema_ptr s) { return field{std::move(key), std::move(s), true, {}}; }
+field opt(std::string key, schema_ptr s) { return field{std::move(key), std::move(s), false, {}}; }
 
 }  // namespace ptsim::scenarios

@@ -103,10 +103,14 @@ std::string plausibility_note(const schema_node& s, double v, const std::string&
 }
 
 
+std::string missing_key(const field& f) {
+  return "missing required key '" + f.key + "'" + (f.missing_note.empty() ? "" : " (" + f.missing_note + ")");
+}
+
 void validate_object(const YAML::Node& node, const schema_node& s, const std::string& path, const origin& o) {
   if (node.IsNull()) {
     for (const auto& f : s.fields)
-      if (f.required) o.report(node, join_path(path, f.key), "missing required key '" + f.key + "'");
+      if (f.required) o.report(node, join_path(path, f.key), missing_key(f));
     return;
   }
   if (!node.IsMap()) {
@@ -128,7 +132,7 @@ void validate_object(const YAML::Node& node, const schema_node& s, const std::st
     validate(kv.second, f->schema, join_path(path, key), o);
   }
   for (const auto& f : s.fields)
-    if (f.required && !value_of(node, f.key)) o.report(node, join_path(path, f.key), "missing required key '" + f.key + "'");
+    if (f.required && !value_of(node, f.key)) o.report(node, join_path(path, f.key), missing_key(f));
 }
 
 }  // namespace

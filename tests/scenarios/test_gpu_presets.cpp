@@ -111,6 +111,15 @@ TEST_CASE("one H100 described once: the node and the server resolve the same GPU
   CHECK(gpu(changed).cores == 100);
 }
 
+TEST_CASE("a preset run as it is: the missing workload's error says a preset is a platform to extend") {
+  const auto ds = diagnostics_of([] { ps::load_scenario_file(PTSIM_SOURCE_DIR "/scenarios/presets/node-1xa100.yaml"); });
+  const auto d = only_at(ds, "workload");
+  CHECK(contains(d.message, "missing required key 'workload'"));
+  CHECK(contains(d.message, "describes a platform, as the presets do; run a scenario that extends it with a workload"));
+  // Elsewhere a missing key says only that.
+  CHECK(only_at(load_errors("name: x\n"), "thermal").message == "missing required key 'thermal'");
+}
+
 TEST_CASE("a limit outside the vendor's range is refused, naming the range") {
   const auto ds = diagnostics_of([] { load_preset("node-1xa100.yaml", {"policy.limits.gpu0.power=450 W"}); });
   CHECK(contains(only_at(ds, "policy.limits.gpu0.power").message, "power limit range 100 W .. 400 W"));

@@ -33,6 +33,7 @@ struct field {
   std::string key;
   schema_ptr schema;
   bool required = false;
+  std::string missing_note;  ///< said after "missing required key" (what a file without it is)
 };
 
 struct schema_node {
