@@ -85,6 +85,7 @@ out = os.path.join(work, "fit")
 r = run("calibrate", calib, "-o", out, "-j", "2")
 check(r.returncode == 0, f"calibrate: exit {r.returncode}\n{r.stderr}")
 check("best" in r.stderr, "no progress line with the best error so far")
+check("distinct value" not in r.stderr, f"a fit whose error moves with its parameter warned of a flat objective:\n{r.stderr[-600:]}")
 for name in ("calibrated.yaml", "fit.csv", "fit.h5", "fit.png"):
     check(os.path.isfile(os.path.join(out, name)), f"no {name}")
     check(not os.path.exists(os.path.join(out, name + ".part")), f"{name}.part left behind")
@@ -185,6 +186,19 @@ if r.returncode == 0:
         if rr.returncode == 0:
             sim = [float(x["simulated"]) for x in vrows if x["row"] == str(i + 1)]
             check(sim == [metrics(res)[1]], f"list-item overlay row {i + 1}: {metrics(res)[1]} vs fit.csv {sim}")
+
+
+# A parameter no target depends on (the NPU's c_eff, against latency under the performance
+# governor): every evaluation gives the same error, and the run warns that the fit saw no slope.
+flat = os.path.join(work, "flat.yaml")
+with open(flat, "w") as f:
+    f.write(CALIB.replace("  power_W: { metric: avg_power_W, weight: 1 }\n", "")
+                 .replace(f"  {PATH}: {{ bounds: [0.3, 1.0], start: 0.8 }}",
+                          '  platform.components.npu.c_eff: { bounds: ["1000 pF", "4000 pF"], start: "2500 pF" }')
+                 .replace("global_evals: 6, local_evals: 14", "global_evals: 4, local_evals: 6"))
+r = run("calibrate", flat, "-o", os.path.join(work, "flatfit"), "-j", "2")
+check(r.returncode == 0, f"flat calibrate: exit {r.returncode}\n{r.stderr}")
+check("warning: the error took 1 distinct value(s) over" in r.stderr, f"no flat-objective warning:\n{r.stderr[-800:]}")
 
 
 # Bad input: exit 2 with file:line:column, no output folder made.

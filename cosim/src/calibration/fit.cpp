@@ -128,6 +128,16 @@ std::vector<scenarios::sweep_value> parameter_values(const study& s, const std::
   return out;
 }
 
+std::size_t fit_result::distinct_errors() const {
+  std::vector<double> e;
+  for (const auto& ev : evaluations) e.push_back(ev.error);
+  std::sort(e.begin(), e.end());
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < e.size(); ++i)
+    if (i == 0 || !(std::abs(e[i] - e[i - 1]) <= 1e-9 * std::max(std::abs(e[i]), std::abs(e[i - 1])))) ++n;
+  return n;
+}
+
 fit_result fit_study(const study& s, const batch_options& opts) {
   fit_result r;
   for (const auto& row : s.rows) {

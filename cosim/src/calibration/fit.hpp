@@ -30,6 +30,9 @@ struct fit_result {
   std::size_t runs_simulated = 0;             ///< by this call
   std::size_t runs_total = 0;                 ///< asked for, cached ones included
   std::string local_algorithm;                ///< what the local pass used
+  /// How many different objective values the evaluations gave (relative 1e-9 apart): far fewer
+  /// than evaluations means the targets barely move with the parameters.
+  std::size_t distinct_errors() const;
   int status = 0;                             ///< 0, or the sweep's code that stopped it (130)
 };
 

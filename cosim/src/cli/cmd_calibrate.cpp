@@ -87,6 +87,15 @@ int calibrate(const calibrate_args& a) {
   for (std::size_t i = 0; i < s.parameters.size(); ++i)
     std::fprintf(stderr, "ptsim calibrate: %s = %s\n", s.parameters[i].path.c_str(),
                  s.parameters[i].value_text(r.best[i]).c_str());
+  // A derivative-free optimiser on a flat or stepped objective stops near where it started.
+  const std::size_t distinct = r.distinct_errors();
+  if (r.evaluations.size() >= 8 && distinct * 4 <= r.evaluations.size())
+    std::fprintf(stderr,
+                 "ptsim calibrate: warning: the error took %zu distinct value(s) over %zu evaluations: the targets "
+                 "barely move with the parameters (a parameter no target depends on, or a target that counts whole "
+                 "jobs in a short run, such as throughput), so the fit may have stopped near its start; a continuous "
+                 "metric (latency_p50_s, job_time_mean_s) or a longer `set: duration` gives the optimiser a slope\n",
+                 distinct, r.evaluations.size());
   std::cout << (dir / "calibrated.yaml").string() << "\n";
   bool failed = false;
   for (const auto* rows : {&r.fitted, &r.held_out})
