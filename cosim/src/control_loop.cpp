@@ -487,13 +487,9 @@ void control_loop::estimate_power_at_opps(std::size_t d, std::vector<double>& ou
   const domain& dm = doms_[d];
   const auto& opps = dm.cfg->opps;
   out.assign(opps.size(), 0.0);
-  for (std::size_t o = 0; o < opps.size(); ++o) {
-    double p = 0;
-    for (std::size_t ci : dm.comps) {
-      const component& c = comps_[ci];
-      p += c.model->at_opp_W(opps.voltage_v(o), opps.frequency_hz(o), dm.last_activity, block_temp_[c.block]);
-    }
-    out[o] = p;
+  for (std::size_t ci : dm.comps) {
+    const component& c = comps_[ci];
+    c.model->add_at_opps_W(opps, dm.last_activity, block_temp_[c.block], out);
   }
 }
 

@@ -39,6 +39,20 @@ class compute_unit_power final : public component_power_model {
     return m_.dynamic_W(volts, hz, activity) + m_.leakage_W(volts, temperature_K);
   }
 
+  // The leakage at each OPP's voltage is fixed: computed once per table (one pow per OPP was
+  // most of a power-capped GPU run's time with 80-OPP tables), the temperature once per call.
+  void add_at_opps_W(const opp_table& opps, double activity, double temperature_K,
+                     std::vector<double>& out) const override {
+    if (leak_table_ != &opps || leak_at_v_.size() != opps.size()) {
+      leak_table_ = &opps;
+      leak_at_v_.resize(opps.size());
+      for (std::size_t i = 0; i < opps.size(); ++i) leak_at_v_[i] = m_.leakage_at_voltage_W(opps.voltage_v(i));
+    }
+    const double t = m_.leakage_temperature_factor(temperature_K);
+    for (std::size_t i = 0; i < opps.size(); ++i)
+      out[i] += m_.dynamic_W(opps.voltage_v(i), opps.frequency_hz(i), activity) + leak_at_v_[i] * t;
+  }
+
   double floor_W(double v_min, double temperature_K) const override {
     const double leak = m_.leakage_W(v_min, temperature_K);
     double p = leak;
@@ -49,6 +63,10 @@ class compute_unit_power final : public component_power_model {
  private:
   compute_power_model m_;
   std::vector<idle_state> states_;
+  // add_at_opps_W's leakage per OPP of the table it last saw (a domain's table lives as long
+  // as the run; a model belongs to one run's control loop, so no other thread reads these).
+  mutable const opp_table* leak_table_ = nullptr;
+  mutable std::vector<double> leak_at_v_;
 };
 
 class memory_device_power final : public component_power_model {
@@ -115,6 +133,12 @@ class busy_idle_power final : public component_power_model {
 };
 
 }  // namespace
+
+void component_power_model::add_at_opps_W(const opp_table& opps, double activity, double temperature_K,
+                                          std::vector<double>& out) const {
+  for (std::size_t i = 0; i < opps.size(); ++i)
+    out[i] += at_opp_W(opps.voltage_v(i), opps.frequency_hz(i), activity, temperature_K);
+}
 
 std::unique_ptr<component_power_model> make_compute_unit_power(const compute_power_params& p,
                                                                std::vector<idle_state> idle_states) {

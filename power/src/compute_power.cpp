@@ -28,10 +28,17 @@ double compute_power_model::dynamic_W(double voltage_V, double freq_Hz, double a
 }
 
 double compute_power_model::leakage_W(double voltage_V, double temperature_K) const {
+  return leakage_at_voltage_W(voltage_V) * leakage_temperature_factor(temperature_K);
+}
+
+double compute_power_model::leakage_at_voltage_W(double voltage_V) const {
+  return leak_ref_W_ * std::pow(voltage_V / v_ref_V_, v_exponent_);
+}
+
+double compute_power_model::leakage_temperature_factor(double temperature_K) const {
   // Subthreshold leakage grows roughly exponentially with temperature; expressing it as a
   // doubling temperature keeps the parameter readable (typically 10-30 K).
-  return leak_ref_W_ * std::pow(voltage_V / v_ref_V_, v_exponent_) *
-         std::exp2((temperature_K - t_ref_K_) / t_double_K_);
+  return std::exp2((temperature_K - t_ref_K_) / t_double_K_);
 }
 
 }  // namespace ptsim::power

@@ -152,3 +152,39 @@ TEST_CASE("busy/idle block: idle + (busy - idle) x busy share") {
   CHECK(m->floor_W(0, 300) == ptsim_test::Approx(0.1));
   CHECK_THROWS(power::make_busy_idle_power({-1.0, 0.0}));
 }
+
+TEST_CASE("estimates at every OPP at once: at_opp_W's values, for each table asked about") {
+  power::compute_power_params p;
+  p.c_eff = units::farads(1e-9);
+  p.leakage.power_ref = units::watts(0.5);
+  p.leakage.v_ref = units::volts(0.8);
+  p.leakage.t_ref = units::abs_kelvin(300.0);
+  p.leakage.t_double = units::kelvin(20.0);
+  p.leakage.v_exponent = 3.0;
+  const auto m = power::make_compute_unit_power(p, {});
+  const power::opp_table low({{units::hertz(500e6), units::volts(0.6)}, {units::hertz(1e9), units::volts(0.8)}});
+  const power::opp_table high({{units::hertz(1e9), units::volts(0.9)}, {units::hertz(2e9), units::volts(1.1)},
+                               {units::hertz(3e9), units::volts(1.3)}});
+  // The same model asked about two tables and two temperatures in turn: each answer is
+  // at_opp_W's, e.g. at 1 GHz, 0.8 V, 320 K, activity 0.5: 1e-9 x 0.64 x 1e9 x 0.5 + 0.5 x 1 x 2 = 1.32 W.
+  for (const double t : {320.0, 300.0}) {
+    for (const auto* table : {&low, &high, &low}) {
+      std::vector<double> out(table->size(), 0.25);  // added to what is there
+      m->add_at_opps_W(*table, 0.5, t, out);
+      for (std::size_t i = 0; i < table->size(); ++i)
+        CHECK(out[i] == ptsim_test::Approx(0.25 + m->at_opp_W(table->voltage_v(i), table->frequency_hz(i), 0.5, t))
+                            .epsilon(1e-12));
+    }
+  }
+  std::vector<double> one(2, 0.0);
+  m->add_at_opps_W(low, 0.5, 320.0, one);
+  CHECK(one[1] == ptsim_test::Approx(0.32 + 1.0).epsilon(1e-12));
+  // A memory model's estimates the same way (the default: at_opp_W per OPP).
+  power::memory_power_params mp;
+  mp.background_W = 0.08;
+  const auto mem = power::make_memory_device_power(mp);
+  std::vector<double> mo(2, 0.0);
+  mem->add_at_opps_W(low, 0.5, 320.0, mo);
+  for (std::size_t i = 0; i < 2; ++i)
+    CHECK(mo[i] == ptsim_test::Approx(mem->at_opp_W(low.voltage_v(i), low.frequency_hz(i), 0.5, 320.0)).epsilon(1e-12));
+}

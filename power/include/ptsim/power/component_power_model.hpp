@@ -11,6 +11,7 @@
 #include "ptsim/power/compute_power.hpp"
 #include "ptsim/power/idle_states.hpp"
 #include "ptsim/power/memory_power.hpp"
+#include "ptsim/power/opp_table.hpp"
 
 namespace ptsim::power {
 
@@ -54,6 +55,11 @@ class component_power_model {
   /// Power at an operating point under `activity` at temperature_K, for the thermal
   /// governors' and the power capper's estimates (components in a DVFS domain).
   virtual double at_opp_W(double volts, double hz, double activity, double temperature_K) const = 0;
+  /// at_opp_W at every OPP of `opps`, added to out[i] (out sized as opps): the estimates the
+  /// board limiter and the thermal governors ask for each period. A model may compute what
+  /// does not depend on the OPP once.
+  virtual void add_at_opps_W(const opp_table& opps, double activity, double temperature_K,
+                             std::vector<double>& out) const;
   /// The least it can draw: at its domain's lowest voltage v_min (0 without a domain),
   /// at temperature_K, idle in its lowest-power state.
   virtual double floor_W(double v_min, double temperature_K) const = 0;

@@ -32,6 +32,10 @@ class compute_power_model {
   double activity(double compute_busy_share, double memory_busy_share) const;
   double dynamic_W(double voltage_V, double freq_Hz, double activity) const;
   double leakage_W(double voltage_V, double temperature_K) const;
+  /// The two factors of leakage_W = at_voltage_W(V) * temperature_factor(T), for callers that
+  /// hold one fixed while the other varies (every OPP of a table at one temperature).
+  double leakage_at_voltage_W(double voltage_V) const;
+  double leakage_temperature_factor(double temperature_K) const;
 
  private:
   double c_eff_F_, stall_activity_;
