@@ -16,8 +16,8 @@ class compute_unit_power final : public component_power_model {
                     double period_s) override {
     power_sample out;
     out.busy = std::min(1.0, a.compute_share + a.stall_share + a.overhead_share);
-    // At most twice a fully busy unit's: op_activity, the only way above 1, goes up to 2.
-    out.activity = std::min(2.0, m_.activity(a.compute_share - a.quiet_share, a.stall_share + a.overhead_share));
+    // op_activity, the only way above a fully busy unit's 1, goes up to max_op_activity.
+    out.activity = std::min(max_op_activity, m_.activity(a.compute_share - a.quiet_share, a.stall_share + a.overhead_share));
     // C * avg(V^2 f) * a, through the model's C V^2 f a with V = sqrt(avg(V^2 f)/avg f).
     const double v_eff = e.avg_hz > 0 ? std::sqrt(e.avg_v2f / e.avg_hz) : e.avg_volts;
     const double leak = m_.leakage_W(e.avg_volts, temperature_K);

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "../resolve_sections.hpp"
+#include "ptsim/power/compute_power.hpp"
 #include "ptsim/power/energy_model.hpp"
 #include "ptsim/power/idle_states.hpp"
 #include "ptsim/tlm_config/fusion.hpp"
@@ -73,7 +74,7 @@ std::vector<field> compute_fields(const compute_defaults& d, std::vector<field> 
                             "the sum of both. Below 1, kernels near the ridge point (decode GEMMs of a few hundred "
                             "rows) take longer than either bound")),
       opt("op_activity",
-          map_of(share("activity relative to c_eff's", std::nullopt, 2.0),
+          map_of(share("activity relative to c_eff's", std::nullopt, power::max_op_activity),
                  "per operator kind (or kind at one precision, e.g. conv_fp32, which wins), the switching activity "
                  "of its kernels while computing, relative to the work the unit's c_eff describes (default 1): "
                  "kernels of different kinds draw different power at the same clock and busy time, below 1 less "

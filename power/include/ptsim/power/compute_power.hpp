@@ -18,6 +18,10 @@ struct leakage_params {
   double v_exponent = 2.0;
 };
 
+/// The most a kernel kind may toggle relative to the work c_eff describes (op_activity): the
+/// scenario format's bound and the compute unit's cap on its activity.
+inline constexpr double max_op_activity = 2.0;
+
 struct compute_power_params {
   units::farads_t c_eff = units::farads(0.0);  ///< switched capacitance of the whole unit
   double stall_activity = 0.3;                 ///< activity while stalled on memory
