@@ -204,6 +204,37 @@ cpath = os.path.join(d, "case.yaml")
 check(r.returncode == 2 and f"{cpath}:6:3: targets.clock_MHz: metric 'freq:nosuchdomain': no DVFS domain 'nosuchdomain'" in r.stderr,
       f"freq bad domain: exit {r.returncode} {r.stderr}")
 
+# job_energy:A+B+... is the finished requests' mean energy in those components (group
+# job_energy); over every component it is the mean of the jobs' own energy_J. One component's
+# share must differ from the whole, or the test could not tell a sum from a single column. A
+# component the platform lacks is an error at the target before anything runs.
+with h5py.File(os.path.join(work, "own-20.h5"), "r") as h:
+    je = h["job_energy"]
+    je_comps = [c.decode() if isinstance(c, bytes) else str(c) for c in je["component"][:]]
+    joules = je["energy_J"][:]
+    jobs_energy = [float(e) for e, st in zip(h["jobs"]["energy_J"][:], h["jobs"]["state"][:])
+                   if (st.decode() if isinstance(st, bytes) else str(st)) == "finished"]
+check(len(joules) > 0 and len(jobs_energy) == len(joules), f"job_energy: {len(joules)} rows, {len(jobs_energy)} finished jobs")
+k_big = max(range(len(je_comps)), key=lambda k: sum(row[k] for row in joules))
+want_one = sum(row[k_big] for row in joules) / len(joules)
+want_all = sum(jobs_energy) / len(jobs_energy)
+check(abs(want_one - want_all) > 1e-6 * want_all, f"job_energy: one component is every joule ({want_one}); the test cannot fail")
+d = os.path.join(work, "jobenergy", "je")
+write_case(d, "workload.streams.camera.arrival.rate,one_J,all_J\n20 Hz,1,1\n", "../../base.yaml",
+           f'  one_J: {{ metric: "job_energy:{je_comps[k_big]}", error: absolute, tolerance: 1e9 }}\n'
+           f'  all_J: {{ metric: "job_energy:{"+".join(je_comps)}", error: absolute, tolerance: 1e9 }}\n')
+r = run("compare", "--dir", os.path.join(work, "jobenergy"), "--format", "json")
+check(r.returncode == 0, f"job_energy: exit {r.returncode} {r.stderr}")
+if r.returncode == 0:
+    pts = {p["target"]: p for p in json.loads(r.stdout)["cases"][0]["points"]}
+    check(abs(pts["one_J"]["model"] - want_one) <= 1e-9 * want_one, f"job_energy one {pts['one_J']['model']} != {want_one}")
+    check(abs(pts["all_J"]["model"] - want_all) <= 1e-9 * want_all, f"job_energy all {pts['all_J']['model']} != {want_all}")
+    check(pts["one_J"]["units"] == "J", f"job_energy units {pts['one_J']['units']}")
+r = compare_edited(os.path.join(d, "case.yaml"), f"job_energy:{je_comps[k_big]}\"", "job_energy:nosuchpart\"",
+                   os.path.join(work, "jobenergy"))
+check(r.returncode == 2 and "metric 'job_energy:nosuchpart': no component 'nosuchpart' in the platform" in r.stderr,
+      f"job_energy bad component: exit {r.returncode} {r.stderr}")
+
 # A published ratio (ratio_to_row): the model's value divided by its value in the baseline row.
 # The measured column holds the model's own ratio of the 40 Hz to the 20 Hz run, so its error is 0
 # (to rounding); the baseline row carries no point. --quick with only row 2 still runs row 1, the

@@ -92,7 +92,7 @@ void check_study_conditions(const study& s, bool quick) {
       }
       try_load(s, values, at, out, seen);
     }
-  // Power targets name components of the platform.
+  // Power and job-energy targets name components of the platform.
   if (have_first)
     for (const auto& t : s.targets)
       for (const auto& comp : t.metric.components)

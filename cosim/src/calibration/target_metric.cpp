@@ -43,7 +43,36 @@ std::string accepted() {
   std::string names;
   for (const auto& m : postproc::summary_metrics()) names += (names.empty() ? "" : ", ") + std::string(m.name);
   return "a summary metric (" + names +
-         "), power:COMPONENT+COMPONENT..., freq:DOMAIN, ttft_pQ_s, itl_pQ_s, decode_rate_pQ or job_time_mean_s";
+         "), power:COMPONENT+COMPONENT..., job_energy:COMPONENT+COMPONENT..., freq:DOMAIN, ttft_pQ_s, itl_pQ_s, "
+         "decode_rate_pQ or job_time_mean_s";
+}
+
+// "A+B+gpu[0-3]" after "power:" or "job_energy:": the component names, ranges expanded.
+std::vector<std::string> component_sum(const std::string& text, const std::string& list) {
+  std::vector<std::string> out;
+  std::size_t from = 0;
+  while (from <= list.size()) {
+    const std::size_t plus = list.find('+', from);
+    const std::string term = list.substr(from, plus == std::string::npos ? std::string::npos : plus - from);
+    if (term.empty()) throw std::invalid_argument("'" + text + "': an empty component name in A+B+...");
+    for (auto& c : expand_ranges(term)) out.push_back(std::move(c));
+    if (plus == std::string::npos) break;
+    from = plus + 1;
+  }
+  return out;
+}
+
+// The columns of `names` the components are, in their order; `what` names the table in the error.
+std::vector<std::size_t> columns_of(const std::vector<std::string>& components, const std::vector<std::string>& names,
+                                    const std::filesystem::path& result, const char* what) {
+  std::vector<std::size_t> cols;
+  for (const auto& c : components) {
+    std::size_t k = 0;
+    while (k < names.size() && names[k] != c) ++k;
+    if (k == names.size()) throw std::runtime_error(result.string() + ": no component '" + c + "' in " + what);
+    cols.push_back(k);
+  }
+  return cols;
 }
 
 }  // namespace
@@ -51,6 +80,7 @@ std::string accepted() {
 std::string metric_expr::units() const {
   switch (what) {
     case kind::power: return "W";
+    case kind::job_energy: return "J";
     case kind::freq: return "MHz";
     case kind::ttft:
     case kind::itl:
@@ -68,16 +98,12 @@ metric_expr parse_metric(const std::string& text) {
   m.text = text;
   if (text.rfind("power:", 0) == 0) {
     m.what = metric_expr::kind::power;
-    const std::string list = text.substr(6);
-    std::size_t from = 0;
-    while (from <= list.size()) {
-      const std::size_t plus = list.find('+', from);
-      const std::string term = list.substr(from, plus == std::string::npos ? std::string::npos : plus - from);
-      if (term.empty()) throw std::invalid_argument("'" + text + "': an empty component name in power:A+B+...");
-      for (auto& c : expand_ranges(term)) m.components.push_back(std::move(c));
-      if (plus == std::string::npos) break;
-      from = plus + 1;
-    }
+    m.components = component_sum(text, text.substr(6));
+    return m;
+  }
+  if (text.rfind("job_energy:", 0) == 0) {
+    m.what = metric_expr::kind::job_energy;
+    m.components = component_sum(text, text.substr(11));
     return m;
   }
   if (text.rfind("freq:", 0) == 0) {
@@ -127,18 +153,28 @@ std::vector<double> evaluate_metrics(const std::vector<const metric_expr*>& ms, 
         const std::vector<double> p = r.variable("power", &n_cols);
         const std::vector<std::string> names = r.coord("component");
         const std::vector<double> t = r.time();
-        std::vector<std::size_t> cols;
-        for (const auto& c : m->components) {
-          std::size_t k = 0;
-          while (k < names.size() && names[k] != c) ++k;
-          if (k == names.size()) throw std::runtime_error(result.string() + ": no component '" + c + "' in power(time, component)");
-          cols.push_back(k);
-        }
+        const std::vector<std::size_t> cols = columns_of(m->components, names, result, "power(time, component)");
         out.push_back(period_weighted_mean(t, [&](std::size_t i) {
           double sum = 0;
           for (const std::size_t k : cols) sum += p[i * n_cols + k];
           return sum;
         }));
+        break;
+      }
+      case metric_expr::kind::job_energy: {
+        // The finished requests' mean energy in those components (the job_energy table holds
+        // only finished requests): energy per unit of work, as papers give it per clock.
+        const postproc::job_energy_table e = r.job_energy();
+        if (e.ids.empty()) {
+          out.push_back(nan);
+          break;
+        }
+        const std::vector<std::size_t> cols = columns_of(m->components, e.components, result, "job_energy");
+        const std::size_t n_cols = e.components.size();
+        double sum = 0;
+        for (std::size_t row = 0; row < e.ids.size(); ++row)
+          for (const std::size_t k : cols) sum += e.joules[row * n_cols + k];
+        out.push_back(sum / static_cast<double>(e.ids.size()));
         break;
       }
       case metric_expr::kind::freq: {

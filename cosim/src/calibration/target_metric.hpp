@@ -20,13 +20,13 @@
 namespace ptsim::cosim::calibration {
 
 struct metric_expr {
-  enum class kind { summary, power, freq, ttft, itl, decode_rate, job_time_mean } what = kind::summary;
+  enum class kind { summary, power, job_energy, freq, ttft, itl, decode_rate, job_time_mean } what = kind::summary;
   std::string text;                     ///< as written
   std::string summary_name;             ///< kind::summary
-  std::vector<std::string> components;  ///< kind::power, ranges expanded
+  std::vector<std::string> components;  ///< kind::power and kind::job_energy, ranges expanded
   std::string domain;                   ///< kind::freq
   double q = 50;                        ///< percentile of the jobs metrics
-  std::string units() const;            ///< "W", "MHz", "s", "tokens/s", or the catalogue's
+  std::string units() const;            ///< "W", "J", "MHz", "s", "tokens/s", or the catalogue's
 };
 
 /// Parses a metric expression. Throws std::invalid_argument saying what is accepted.
