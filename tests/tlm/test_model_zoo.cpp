@@ -3,6 +3,8 @@
 //     (conv + FC weights without biases/BN: 3.47 M).
 //   ResNet-50 (v1.5, torchvision): 4.1 G MACs, 25.6 M parameters including biases and
 //     BN (conv + FC weights alone: 25.5 M).
+//   ViT-B/16 and ViT-L/16 @ 224 (torchvision's model table, its "GFLOPS" being MACs):
+//     17.56 G and 61.55 G, 86.57 M and 304.33 M parameters (biases among them: ~0.1 %).
 #include <doctest/doctest.h>
 
 #include "approx.hpp"
@@ -64,6 +66,32 @@ TEST_CASE("model zoo: ResNet-50 at 224") {
   CHECK(macs(g) == near(4.1e9).epsilon(0.05));
   const double w = params("resnet50", {}, precision::int8);
   CHECK(w == near(25.5e6).epsilon(0.02));
+}
+
+TEST_CASE("model zoo: ViT-B/16 and ViT-L/16 at 224") {
+  struct published {
+    const char* name;
+    double macs, params;
+  };
+  for (const published& m : {published{"vit_b16", 17.56e9, 86.57e6}, published{"vit_l16", 61.55e9, 304.33e6}}) {
+    CAPTURE(m.name);
+    const auto g = build_model(m.name, {}, precision::fp16);
+    // MACs of the patch embedding, the GEMMs and attention (QK^T and PV); the norms, GELU and
+    // residual adds are not multiply-accumulates.
+    double tensor_macs = 0;
+    for (const auto& o : g.ops)
+      if (o.kind == op_kind::gemm || o.kind == op_kind::conv || o.kind == op_kind::attention) tensor_macs += o.ops / 2;
+    CHECK(tensor_macs == near(m.macs).epsilon(0.005));
+    CHECK(params(m.name, {}, precision::fp16) == near(m.params).epsilon(0.005));
+    // Attention over 197 tokens (196 patches and the class token): at 384 pixels, 577.
+    const auto big = build_model(m.name, {{"resolution", 384}}, precision::fp16);
+    double scores_224 = 0, scores_384 = 0;
+    for (const auto& o : g.ops)
+      if (o.kind == op_kind::attention) scores_224 = o.ops;
+    for (const auto& o : big.ops)
+      if (o.kind == op_kind::attention) scores_384 = o.ops;
+    CHECK(scores_384 / scores_224 == near((577.0 * 577) / (197.0 * 197)));
+  }
 }
 
 TEST_CASE("model zoo: precision changes bytes, not arithmetic") {

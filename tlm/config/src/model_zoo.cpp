@@ -55,6 +55,18 @@ std::vector<model_param> bert_params(double layers, double hidden, double heads,
           {"ffn", ffn, "feed-forward inner width", 1}};
 }
 
+// ViT shapes of torchvision's vit_b_16 and vit_l_16 (Dosovitskiy et al. 2021, Table 1).
+std::vector<model_param> vit_params(double layers, double hidden, double heads, double mlp) {
+  return {{"batch", 1, "images per request", 1},
+          {"resolution", 224, "input side (pixels)", 16},
+          {"patch", 16, "patch side (pixels)", 1},
+          {"layers", layers, "encoder blocks", 1},
+          {"hidden", hidden, "hidden size", 1},
+          {"heads", heads, "attention heads", 1},
+          {"mlp", mlp, "MLP inner width", 1},
+          {"classes", 1000, "output classes", 1}};
+}
+
 const std::vector<entry>& entries() {
   static const std::vector<entry> e = [] {
     std::vector<entry> v = {
@@ -89,6 +101,12 @@ const std::vector<entry>& entries() {
            {"resolution", 224, "input side (pixels)", 32},
            {"classes", 1000, "output classes", 1}}},
          models::resnet50},
+        {{"vit_b16", "ViT-B/16 classifier (Dosovitskiy et al. 2021; torchvision vit_b_16), 86 M parameters",
+          vit_params(12, 768, 12, 3072)},
+         models::vit},
+        {{"vit_l16", "ViT-L/16 classifier (Dosovitskiy et al. 2021; torchvision vit_l_16), 304 M parameters",
+          vit_params(24, 1024, 16, 4096)},
+         models::vit},
     };
     for (const auto& d : decoder_presets) {
       model_info info{d.name, std::string(d.description) + "; prefill + decode as one graph, or serve it in an llm stream",

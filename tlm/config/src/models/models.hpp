@@ -12,6 +12,7 @@ op_graph resnet50(const model_params& p, precision prec);
 op_graph image_preprocess(const model_params& p, precision prec);
 op_graph classifier_postprocess(const model_params& p, precision prec);
 op_graph bert(const model_params& p, precision prec);
+op_graph vit(const model_params& p, precision prec);
 op_graph gemm(const model_params& p, precision prec);
 /// Decoder shape from a model's parameters (layers, hidden, heads, kv_heads, head_dim,
 /// ffn, vocab, tied_embeddings).
