@@ -65,7 +65,7 @@ TEST_CASE("a decode attention kernel that does not exist, and per_head on units 
   const auto y = refuse("server-llm-serving.yaml", "--set workload.streams.chat.llm.decode_attention=per_head "
                                                    "--set 'templates.h100.vector_ops_per_cycle={fp16: 512}'");
   CHECK(y.r.exit_code == 2);
-  CHECK(has(y.r.err, "server-llm-serving.yaml:19:9: workload.streams.chat.llm: 'gpu0' has no fp32 throughput for "
+  CHECK(has(y.r.err, "server-llm-serving.yaml:20:9: workload.streams.chat.llm: 'gpu0' has no fp32 throughput for "
                      "decode_attention: per_head"));
   CHECK_FALSE(y.wrote);
 }

@@ -155,23 +155,36 @@ TEST_CASE("the 8x H100 server holds DGX H100's ten 400 Gb/s NICs (five per socke
   CHECK(c["nvswitch"]["background_power"].Scalar() == "240 W");                             // 4 x 60 W
 }
 
-TEST_CASE("the V100 SXM2 validation board keeps the preset's V-f curve up to 1380 MHz and continues it") {
-  // validation/v100-sxm2-resnet50-training writes the whole curve out to add a knot at 1530 MHz:
-  // its first knots must stay the preset's fitted ones, or its calibrations run another GPU.
+TEST_CASE("the V100 SXM2 validation board is the preset's GPU with SXM2's clocks and its own fitted V-f knots") {
+  // validation/platforms/v100-sxm2.yaml: the PCIe preset's clock table continued to 1530 MHz and
+  // its idle knot, with the voltages above it fitted to a locked-clock sweep of an SXM2 board
+  // (801.9 mV at 1087 MHz, 891.5 at 1380, 995.7 at 1530; linear between knots).
   const auto pcie = load_preset("node-1xv100.yaml");
-  const auto sxm2 = ps::load_scenario_file(PTSIM_SOURCE_DIR "/validation/v100-sxm2-resnet50-training/scenario.yaml");
+  // (Loaded through a case that extends it: a platform file alone has no workload.)
+  const auto sxm2 = ps::load_scenario_file(PTSIM_SOURCE_DIR "/validation/v100-sxm2-gemm-locked-clock/scenario.yaml");
   const auto* a = domain_of(pcie, "gpu0");
   const auto* b = domain_of(sxm2, "gpu0");
   REQUIRE(a);
   REQUIRE(b);
   CHECK(b->opps.max_hz() == ptsim_test::Approx(1530e6));
-  CHECK(b->opps.size() == a->opps.size() + 10);  // 1395-1530 MHz, 15 MHz apart
+  REQUIRE(b->opps.size() == a->opps.size() + 10);  // 1395-1530 MHz, 15 MHz apart
   for (std::size_t i = 0; i < a->opps.size(); ++i) {
     CAPTURE(a->opps.frequency_hz(i));
     CHECK(b->opps.frequency_hz(i) == ptsim_test::Approx(a->opps.frequency_hz(i)));
-    CHECK(b->opps.voltage_v(i) == ptsim_test::Approx(a->opps.voltage_v(i)).epsilon(1e-9));
   }
-  // Above 1380 MHz the preset's top segment continues: (1000 - 722.8) mV over 293 MHz.
-  const double slope = (1.0 - 0.7228) / (1380e6 - 1087e6);
-  CHECK(b->opps.voltage_v(b->opps.size() - 1) == ptsim_test::Approx(1.0 + slope * 150e6).epsilon(1e-3));
+  // The idle knot is shared: the lowest OPP's voltage is the preset's.
+  CHECK(b->opps.voltage_v(0) == ptsim_test::Approx(a->opps.voltage_v(0)).epsilon(1e-9));
+  // On the knots' segments: 1380 MHz is a knot; 1455 MHz lies halfway from it to 1530.
+  auto volt_at = [&](double hz) {
+    for (std::size_t i = 0; i < b->opps.size(); ++i)
+      if (std::abs(b->opps.frequency_hz(i) - hz) < 1) return b->opps.voltage_v(i);
+    return -1.0;
+  };
+  CHECK(volt_at(1380e6) == ptsim_test::Approx(0.8915).epsilon(1e-6));
+  CHECK(volt_at(1455e6) == ptsim_test::Approx((0.8915 + 0.9957) / 2).epsilon(1e-6));
+  CHECK(volt_at(1530e6) == ptsim_test::Approx(0.9957).epsilon(1e-6));
+  // 1080 MHz, 7 MHz below the 1087 MHz knot, on the segment from the idle knot (700 mV at 135 MHz).
+  CHECK(volt_at(1080e6) == ptsim_test::Approx(0.700 + (0.8019 - 0.700) * (1080 - 135) / (1087 - 135)).epsilon(1e-6));
+  // The voltage never falls with the clock.
+  for (std::size_t i = 1; i < b->opps.size(); ++i) CHECK(b->opps.voltage_v(i) >= b->opps.voltage_v(i - 1));
 }
