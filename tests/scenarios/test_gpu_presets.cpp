@@ -158,7 +158,7 @@ TEST_CASE("the 8x H100 server holds DGX H100's ten 400 Gb/s NICs (five per socke
 TEST_CASE("the V100 SXM2 validation board is the preset's GPU with SXM2's clocks and its own fitted V-f knots") {
   // validation/platforms/v100-sxm2.yaml: the PCIe preset's clock table continued to 1530 MHz and
   // its idle knot, with the voltages above it fitted to a locked-clock sweep of an SXM2 board
-  // (801.9 mV at 1087 MHz, 891.5 at 1380, 995.7 at 1530; linear between knots).
+  // (938.5 mV at 1087 MHz, 1038.9 at 1380, 1168.2 at 1530; linear between knots).
   const auto pcie = load_preset("node-1xv100.yaml");
   // (Loaded through a case that extends it: a platform file alone has no workload.)
   const auto sxm2 = ps::load_scenario_file(PTSIM_SOURCE_DIR "/validation/v100-sxm2-gemm-locked-clock/scenario.yaml");
@@ -180,11 +180,11 @@ TEST_CASE("the V100 SXM2 validation board is the preset's GPU with SXM2's clocks
       if (std::abs(b->opps.frequency_hz(i) - hz) < 1) return b->opps.voltage_v(i);
     return -1.0;
   };
-  CHECK(volt_at(1380e6) == ptsim_test::Approx(0.8915).epsilon(1e-6));
-  CHECK(volt_at(1455e6) == ptsim_test::Approx((0.8915 + 0.9957) / 2).epsilon(1e-6));
-  CHECK(volt_at(1530e6) == ptsim_test::Approx(0.9957).epsilon(1e-6));
+  CHECK(volt_at(1380e6) == ptsim_test::Approx(1.0389).epsilon(1e-6));
+  CHECK(volt_at(1455e6) == ptsim_test::Approx((1.0389 + 1.1682) / 2).epsilon(1e-6));
+  CHECK(volt_at(1530e6) == ptsim_test::Approx(1.1682).epsilon(1e-6));
   // 1080 MHz, 7 MHz below the 1087 MHz knot, on the segment from the idle knot (700 mV at 135 MHz).
-  CHECK(volt_at(1080e6) == ptsim_test::Approx(0.700 + (0.8019 - 0.700) * (1080 - 135) / (1087 - 135)).epsilon(1e-6));
+  CHECK(volt_at(1080e6) == ptsim_test::Approx(0.700 + (0.9385 - 0.700) * (1080 - 135) / (1087 - 135)).epsilon(1e-6));
   // The voltage never falls with the clock.
   for (std::size_t i = 1; i < b->opps.size(); ++i) CHECK(b->opps.voltage_v(i) >= b->opps.voltage_v(i - 1));
 }
