@@ -18,10 +18,8 @@ op_graph vit(const model_params& p, precision prec) {
   op_graph g;
   g.name = "vit";
   g.prec = prec;
-  // Patch embedding: conv k = stride = patch over the image, `side` x `side` patches out.
-  op patches = gemm_op("patch_embed", batch * side * side, h, 3 * patch * patch, prec);
-  patches.kind = op_kind::conv;
-  g.ops.push_back(patches);
+  // Patch embedding: a convolution with kernel = stride = patch, `side` x `side` patches out.
+  layers::conv(g, "patch_embed", {res, res, 3}, h, patch, patch, batch);
   // Class token concatenated and position embeddings added: one pass over the tokens.
   g.ops.push_back(elementwise_op("pos_embed_add", M * h, 1, 1, prec, op_kind::elementwise, tokens * h * eb));
   auto add = [&](op o) { g.ops.push_back(fold(o, L)); };  // identical blocks, folded
