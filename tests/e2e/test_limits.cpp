@@ -102,12 +102,12 @@ TEST_CASE("a locked clock runs at exactly that OPP; a power limit below it still
                                            " --set 'policy.limits.gpu0.max_freq=1290 MHz' -o lock.h5");
   REQUIRE_MESSAGE(r.exit_code == 0, r.err);
   for (double hz : frequency(result_reader(s.dir / "lock.h5"), "gpu0")) CHECK(hz == ptsim_test::Approx(1290e6).epsilon(1e-12));
-  // min_freq 1900 MHz rounds up to 1980 MHz (the top, so the clock is locked there), with a
+  // min_freq 1970 MHz rounds up to 1980 MHz (the top, so the clock is locked there), with a
   // warning on stderr and in the events; the 250 W limit drives the clock below it.
-  const result w = run_ptsim(s.dir, base + " --set 'policy.limits.gpu0.min_freq=1900 MHz'"
+  const result w = run_ptsim(s.dir, base + " --set 'policy.limits.gpu0.min_freq=1970 MHz'"
                                            " --set 'policy.limits.gpu0.power=250 W' -o low.h5");
   REQUIRE_MESSAGE(w.exit_code == 0, w.err);
-  const std::string note = "min_freq 1900 MHz of domain 'gpu0' lies between its OPPs 1830 MHz and 1980 MHz: "
+  const std::string note = "min_freq 1970 MHz of domain 'gpu0' lies between its OPPs 1965 MHz and 1980 MHz: "
                            "rounded up to 1980 MHz, as the driver does";
   CHECK(w.err.find("warning: policy.limits.gpu0.min_freq: " + note) != std::string::npos);
   result_reader f(s.dir / "low.h5");

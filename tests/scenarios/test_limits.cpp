@@ -69,17 +69,17 @@ TEST_CASE("clocks on the table are kept; between two OPPs max rounds down, min u
   CHECK(exact.policy.limits_for("gpu0")->min_hz == 1290 * MHz);
   CHECK(exact.policy.limits_for("gpu0")->max_hz == 1830 * MHz);
   CHECK(exact.policy.limits_for("gpu0")->notes.empty());
-  // H100 preset table: ... 1095, 1290, 1485, 1680, 1830 ...
+  // H100 preset table: 345-1980 MHz every 15 MHz (... 1095, 1110, ... 1695, 1710 ...)
   const auto sc = load({"policy.limits.gpu0.min_freq=1100 MHz", "policy.limits.gpu0.max_freq=1700 MHz"});
   const auto* lim = sc.policy.limits_for("gpu0");
-  CHECK(lim->min_hz == 1290 * MHz);
-  CHECK(lim->max_hz == 1680 * MHz);
+  CHECK(lim->min_hz == 1110 * MHz);
+  CHECK(lim->max_hz == 1695 * MHz);
   REQUIRE(lim->notes.size() == 2);
   CHECK(lim->notes[0] ==
-        "min_freq 1100 MHz of domain 'gpu0' lies between its OPPs 1095 MHz and 1290 MHz: rounded up to 1290 MHz, "
+        "min_freq 1100 MHz of domain 'gpu0' lies between its OPPs 1095 MHz and 1110 MHz: rounded up to 1110 MHz, "
         "as the driver does");
   CHECK(lim->notes[1] ==
-        "max_freq 1700 MHz of domain 'gpu0' lies between its OPPs 1680 MHz and 1830 MHz: rounded down to 1680 MHz, "
+        "max_freq 1700 MHz of domain 'gpu0' lies between its OPPs 1695 MHz and 1710 MHz: rounded down to 1695 MHz, "
         "as the driver does");
   int warnings = 0;
   for (const auto& w : sc.warnings)
