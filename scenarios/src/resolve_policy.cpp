@@ -55,9 +55,27 @@ std::set<std::string> domain_names(const scenario& sc) {
   return domains;
 }
 
+// Whether a stage of the workload (or an LLM stream's instances) names a unit of domain d: a
+// process holds a context there from the start (gpu_boost's `context`).
+bool workload_uses_domain(const scenario& sc, std::size_t d) {
+  std::set<std::string> names;
+  for (const auto& c : sc.components)
+    if (c.domain == d) names.insert(c.name);
+  auto named = [&](const std::vector<std::string>& units) {
+    return std::any_of(units.begin(), units.end(), [&](const std::string& u) { return names.count(u) > 0; });
+  };
+  for (const auto& s : sc.workload.streams) {
+    if (s.is_llm && named(s.llm.units)) return true;
+    for (const auto& st : s.stages)
+      if (named(st.all_units())) return true;
+  }
+  return false;
+}
+
 // policy.governors: a domain's own cpufreq governor, by name or with tunables; a key with
 // wildcards names every domain it matches (the domain's own entry wins; two patterns
-// naming one domain are ambiguous).
+// naming one domain are ambiguous). gpu_boost with context_mhz on a domain the workload uses
+// gets context = 1 unless given: the workload's process loads its model there at the start.
 void resolve_governors(const view& p, scenario& sc) {
   power::policy_config& pol = sc.policy;
   for (const auto& [d, entries] : entries_by_domain(p.at("governors"), sc)) {
@@ -80,6 +98,10 @@ void resolve_governors(const view& p, scenario& sc) {
     } catch (const std::invalid_argument& e) {
       g.fail(e.what());
     }
+    const auto ctx = gc.values.find("context_mhz");
+    if (gc.name == "gpu_boost" && ctx != gc.values.end() && ctx->second > 0 && !gc.values.count("context") &&
+        workload_uses_domain(sc, d))
+      gc.values["context"] = 1;
     pol.per_domain[dom] = gc;
   }
 }

@@ -51,6 +51,39 @@ TEST_CASE("gpu_boost: idle_threshold and idle_mhz") {
   CHECK_THROWS_AS(make_boost({{"idle_delay", 1}}), std::invalid_argument);  // unknown tunable
 }
 
+TEST_CASE("gpu_boost: context_mhz, the clock an idle GPU holds once work has run") {
+  // four_opps: 500, 1000, 1500, 2000 MHz. A context clock between OPPs resolves up (1200 -> 1500).
+  auto g = make_boost({{"context_mhz", 1200}, {"idle_delay_ms", 2}});
+  loop l{*g};
+  CHECK(l.step(0.0) == 500 * MHz);   // nothing has run (no context): the idle clock
+  CHECK(l.step(0.0) == 500 * MHz);
+  CHECK(l.step(0.0) == 500 * MHz);   // still nothing: idle_delay_ms does not raise it
+  CHECK(l.step(0.3) == 2000 * MHz);  // busy: the top
+  CHECK(l.step(0.0) == 2000 * MHz);  // idle 1 ms < 2 ms: kept
+  CHECK(l.step(0.0) == 1500 * MHz);  // idle 2 ms: the context's clock, not 500 MHz
+  CHECK(l.step(0.0) == 1500 * MHz);  // and it stays there
+  l.policy_max_hz = 1000 * MHz;      // within the range: max_freq below it wins
+  CHECK(l.step(0.0) == 1000 * MHz);
+  l.policy_max_hz = 2000 * MHz;
+  CHECK(l.step(0.5) == 2000 * MHz);  // the next busy period: the top again
+  // Without context_mhz the same sequence drops to the idle clock (the behaviour before).
+  auto plain = make_boost({{"idle_delay_ms", 2}});
+  loop p{*plain};
+  p.step(0.3);
+  p.step(0.0);
+  CHECK(p.step(0.0) == 500 * MHz);
+  CHECK_THROWS_AS(make_boost({{"context_mhz", -1}}), std::invalid_argument);
+  // context = 1: resident from the start (a model loaded before any work): the context's clock
+  // from the first period, the top when busy, back to the context's clock after the delay.
+  auto loaded = make_boost({{"context_mhz", 1200}, {"context", 1}, {"idle_delay_ms", 2}});
+  loop c{*loaded};
+  CHECK(c.step(0.0) == 1500 * MHz);
+  CHECK(c.step(0.3) == 2000 * MHz);
+  c.step(0.0);
+  CHECK(c.step(0.0) == 1500 * MHz);
+  CHECK_THROWS_AS(make_boost({{"context", 2}}), std::invalid_argument);
+}
+
 TEST_CASE("limited_frequency: the request within [min, max], then the ceilings, which win over min") {
   // Range [1000, 1500] MHz; no ceiling (2000): requests clamp into the range.
   CHECK(limited_frequency(2000 * MHz, 1000 * MHz, 1500 * MHz, 2000 * MHz) == 1500 * MHz);

@@ -159,3 +159,21 @@ TEST_CASE("policy.governors takes the same patterns") {
   CHECK(contains(only_at(errors({"policy.governors.npu*=gpu_boost"}), "policy.governors.npu*").message,
                  "matches no DVFS domain"));
 }
+
+TEST_CASE("gpu_boost's context clock: the preset's application clock; a context from the start where the workload runs") {
+  // server-cnn-offline.yaml runs its stage on all eight GPUs: each holds a context from the start.
+  const auto sc = load({});
+  for (int i = 0; i < 8; ++i) {
+    const auto& g = sc.policy.per_domain.at("gpu" + std::to_string(i));
+    CHECK(g.name == "gpu_boost");
+    CHECK(g.values.at("context_mhz") == 1980.0);  // H100's default application clock
+    CHECK(g.values.at("context") == 1.0);
+  }
+  // A stage on gpu0 alone: the other GPUs hold no context (they idle at the idle clock).
+  const auto one = load({"workload.streams.offline.stages.0.units=[gpu0]"});
+  CHECK(one.policy.per_domain.at("gpu0").values.at("context") == 1.0);
+  CHECK(one.policy.per_domain.at("gpu5").values.count("context") == 0);
+  // Given in the file, it is kept.
+  const auto kept = load({"policy.governors.gpu*.tunables.context=0"});
+  CHECK(kept.policy.per_domain.at("gpu0").values.at("context") == 0.0);
+}
