@@ -71,7 +71,8 @@ void register_gpu_boost(governor_registry& r) {
   r.register_governor(
       {"gpu_boost",
        "GPU firmware boost: the highest OPP within the policy range while busy (power, thermal and cap limits "
-       "cut it as ceilings); the idle clock after idle_delay_ms without work",
+       "cut it as ceilings); after idle_delay_ms without work the idle clock, or context_mhz while a CUDA context is "
+       "resident",
        {{"idle_threshold", 1, "busy share (%, memory stalls included) below which the GPU counts as idle"},
         {"idle_mhz", 0, "idle clock in MHz (lowest OPP at or above it); 0 = the policy minimum"},
         {"idle_delay_ms", 100,
