@@ -25,18 +25,19 @@ struct preset {
   double max_limit_W;
   double top_mhz, bottom_mhz;           // the SM clock table's ends
   int sms;
+  double app_mhz;                       // nvidia-smi's Default Applications Clocks (a context idles there)
 };
 
 // Figures from the data sheets cited in gpu-parts.yaml (hardware-data.md section 1).
 const preset all[] = {
-    {"node-1xv100.yaml", 1, 250, 100, 250, 1380, 135, 80},
-    {"node-1xa100.yaml", 1, 400, 100, 400, 1410, 210, 108},
-    {"node-1xa40.yaml", 1, 300, 100, 300, 1740, 210, 84},
-    {"node-1xh100.yaml", 1, 700, 200, 700, 1980, 345, 132},
-    {"node-1xh200.yaml", 1, 700, 200, 700, 1980, 345, 132},
-    {"server-8xa100.yaml", 8, 400, 100, 400, 1410, 210, 108},
-    {"server-8xh100.yaml", 8, 700, 200, 700, 1980, 345, 132},
-    {"server-8xh200.yaml", 8, 700, 200, 700, 1980, 345, 132},
+    {"node-1xv100.yaml", 1, 250, 100, 250, 1380, 135, 80, 1230},
+    {"node-1xa100.yaml", 1, 400, 100, 400, 1410, 210, 108, 1155},
+    {"node-1xa40.yaml", 1, 300, 100, 300, 1740, 210, 84, 1740},
+    {"node-1xh100.yaml", 1, 700, 200, 700, 1980, 345, 132, 1980},
+    {"node-1xh200.yaml", 1, 700, 200, 700, 1980, 345, 132, 1980},
+    {"server-8xa100.yaml", 8, 400, 100, 400, 1410, 210, 108, 1155},
+    {"server-8xh100.yaml", 8, 700, 200, 700, 1980, 345, 132, 1980},
+    {"server-8xh200.yaml", 8, 700, 200, 700, 1980, 345, 132, 1980},
 };
 
 // A preset holds no workload: load it as a scenario that extends it with one training step on gpu0.
@@ -87,7 +88,11 @@ TEST_CASE("every GPU preset: gpu{i}, hbm{i}, nvlink{i}, pcie_gpu{i}; domain gpu{
       CHECK(lim->max_hz == ptsim_test::Approx(p.top_mhz * 1e6));
       // Board power = the sum of the GPU's four parts, as nvidia-smi reports it.
       CHECK(lim->components == std::vector<std::string>{g, "hbm" + n, "nvlink" + n, "pcie_gpu" + n});
-      CHECK(sc.policy.governor_for(g).name == "gpu_boost");
+      const auto& gov = sc.policy.governor_for(g);
+      CHECK(gov.name == "gpu_boost");
+      CHECK(gov.values.at("context_mhz") == p.app_mhz);
+      // The workload (load_preset) runs on gpu0 only: its context is resident from the start there.
+      CHECK(gov.values.count("context") == (i == 0 ? 1u : 0u));
     }
     for (const auto& u : sc.platform.units)
       if (u.name.rfind("gpu", 0) == 0) CHECK(u.cores == p.sms);
