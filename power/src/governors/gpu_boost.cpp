@@ -22,7 +22,7 @@ class gpu_boost_governor final : public cpufreq_governor {
         idle_hz_(detail::tunable(t, "idle_mhz", 0, 0, 1e5) * 1e6),
         idle_delay_s_(detail::tunable(t, "idle_delay_ms", 100, 0, 1e7) * 1e-3),
         context_hz_(detail::tunable(t, "context_mhz", 0, 0, 1e5) * 1e6),
-        context_at_start_(detail::tunable(t, "context", 0, 0, 1) >= 0.5) {}
+        context_at_start_(detail::tunable(t, "context", 0, 0, 1) != 0.0) {}  // as ondemand's io_is_busy
 
   void start(const opp_table& opps, double /*transition_latency_s*/) override {
     opps_ = opps;
