@@ -245,6 +245,24 @@ tlm_config::fusion_rules fusion_of(const view& v, const scenario& sc, const std:
   return u ? u->fusion : tlm_config::fusion_rules::eager;
 }
 
+// The KV cache's share of memory, as the stream's serving engine sizes it (llm_config::kv_share).
+void resolve_kv_share(const view& l, tlm_config::llm_config& c) {
+  if (!l.has("kv_cache_free_fraction")) {
+    c.kv_share = l.num("memory_utilization");
+    return;
+  }
+  if (l.has("memory_utilization"))
+    l.fail("give memory_utilization (a share of the whole memory, weights included: vLLM's gpu_memory_utilization) "
+           "or kv_cache_free_fraction (a share of what the weights leave: TensorRT-LLM's "
+           "kv_cache_free_gpu_mem_fraction), not both",
+           "kv_cache_free_fraction");
+  if (l.has("kv_cache"))
+    l.fail("kv_cache sets the KV cache's size; kv_cache_free_fraction would size it from memory: give one",
+           "kv_cache_free_fraction");
+  c.kv_share = l.num("kv_cache_free_fraction");
+  c.kv_share_of_free = true;
+}
+
 void resolve_llm(const view& l, const view& stream, const scenario& sc, tlm_config::stream_config& st) {
   st.is_llm = true;
   tlm_config::llm_config& c = st.llm;
@@ -263,6 +281,8 @@ void resolve_llm(const view& l, const view& stream, const scenario& sc, tlm_conf
   c.max_batched_tokens = static_cast<int>(l.integer("max_batched_tokens"));
   c.chunked_prefill = l.boolean("chunked_prefill");
   c.kv_cache_bytes = l.has("kv_cache") ? l.si("kv_cache") : 0;
+  c.reserved_bytes = l.si("reserved_memory");
+  resolve_kv_share(l, c);
   c.kv_paged = l.str("kv_allocation") == "paged";
   c.kv_block_tokens = static_cast<int>(l.integer("kv_block"));
   c.layer_groups = static_cast<int>(l.integer("layer_groups"));
@@ -420,7 +440,7 @@ void resolve_workload(const view& w, const view& platform, scenario& sc) {
     auto& st = sc.workload.streams[i];
     if (!st.is_llm || st.llm.kv_cache_bytes > 0) continue;
     const view l = stream_views[i].second.at("llm");
-    st.llm.kv_cache_bytes = std::max(0.0, tlm_config::default_kv_cache_bytes(sc.platform, sc.workload, st, l.num("memory_utilization")));
+    st.llm.kv_cache_bytes = std::max(0.0, tlm_config::default_kv_cache_bytes(sc.platform, sc.workload, st));
   }
   // Report each problem at the component, stream or stage it names, at the key at fault.
   for (const tlm_config::platform_problem& p : tlm_config::check_platform(sc.platform, sc.workload)) {

@@ -213,8 +213,15 @@ schema_ptr workload_schema() {
        opt("max_batched_tokens", integer("tokens per iteration: prefill chunks and decodes", "8192", 1)),
        opt("chunked_prefill", boolean("split prompts to fill each iteration's token budget", "true")),
        opt("kv_cache", quantity(dims::bytes(), "KV-cache bytes per rank (default: memory_utilization of the memory "
-                                "less the weights)")),
-       opt("memory_utilization", share("share of the memory the weights and KV cache may use", "0.9")),
+                                "less the weights, or kv_cache_free_fraction of what they leave)")),
+       opt("reserved_memory",
+           quantity(dims::bytes(), "memory per rank the serving engine holds beside weights and KV cache (its "
+                                   "activation peak, communication buffers), left out of the KV cache", "0 B")),
+       opt("memory_utilization", share("share of the memory the weights and KV cache may use (vLLM's "
+                                       "gpu_memory_utilization)", "0.9")),
+       opt("kv_cache_free_fraction",
+           share("instead of memory_utilization: the KV cache's share of the memory the weights leave free "
+                 "(TensorRT-LLM's kv_cache_free_gpu_mem_fraction)")),
        opt("kv_allocation",
            enumeration({"reserve", "paged"},
                        "reserve: a sequence is admitted only when its whole KV footprint (prompt + output) fits, "

@@ -155,6 +155,11 @@ TEST_CASE("a model that does not fit, and the KV cache that is left") {
   o.weights = precision::bf16;
   const double kv = default_kv_cache_bytes(p, w, w.streams[0]);
   CHECK(kv == near(0.9 * 80e9 - decoder_weight_bytes_per_rank(s.llm.shape, o)));
+  // TensorRT-LLM's rule: 0.9 of the 80 GB less the weights.
+  w.streams[0].llm.kv_share_of_free = true;
+  CHECK(default_kv_cache_bytes(p, w, w.streams[0]) ==
+        near(0.9 * (80e9 - decoder_weight_bytes_per_rank(s.llm.shape, o))));
+  w.streams[0].llm.kv_share_of_free = false;
   w.streams[0].llm.kv_cache_bytes = kv;
   CHECK(check_platform(p, w).empty());
   // Listing a unit twice would put two ranks on it.

@@ -238,7 +238,7 @@ std::map<std::string, double> resident_bytes(const workload_config& workload) {
       o.weights = s.llm.weights;
       o.kv = s.llm.kv;
       const double w = decoder_weight_bytes_per_rank(s.llm.shape, o);
-      for (const auto& u : s.llm.units) on[u] += w + s.llm.kv_cache_bytes;
+      for (const auto& u : s.llm.units) on[u] += w + s.llm.reserved_bytes + s.llm.kv_cache_bytes;
       continue;
     }
     for (const auto& st : s.stages) {
@@ -400,7 +400,7 @@ void check_capacity(const workload_config& workload, const topology& topo, probl
     const memory_config* mc = topo.target(m);
     if (mc && mc->capacity_B > 0 && bytes > mc->capacity_B)
       at(m, "capacity", "the models placed on units using it need " + gb(bytes) +
-                            " (weights, training state and KV caches) but it holds " + gb(mc->capacity_B));
+                            " (weights, training state, KV caches and serving engines' reserved memory) but it holds " + gb(mc->capacity_B));
   }
 }
 
@@ -418,8 +418,7 @@ std::vector<platform_problem> check_platform(const platform_config& cfg, const w
   return out;
 }
 
-double default_kv_cache_bytes(const platform_config& cfg, const workload_config& workload, const stream_config& s,
-                              double utilization) {
+double default_kv_cache_bytes(const platform_config& cfg, const workload_config& workload, const stream_config& s) {
   topology topo(cfg);
   if (s.llm.units.empty() || !topo.unit(s.llm.units.front())) return 0;
   const std::string m = topo.memory_of(s.llm.units.front());
@@ -439,7 +438,10 @@ double default_kv_cache_bytes(const platform_config& cfg, const workload_config&
   o.tensor_parallel = s.llm.tensor_parallel;
   o.weights = s.llm.weights;
   const double weights = decoder_weight_bytes_per_rank(s.llm.shape, o);
-  return (utilization * mc->capacity_B - other - ranks * weights) / std::max(1, ranks);
+  const double resident = other + ranks * (weights + s.llm.reserved_bytes);
+  const double kv = s.llm.kv_share_of_free ? s.llm.kv_share * (mc->capacity_B - resident)
+                                           : s.llm.kv_share * mc->capacity_B - resident;
+  return kv / std::max(1, ranks);
 }
 
 }  // namespace ptsim::tlm_config

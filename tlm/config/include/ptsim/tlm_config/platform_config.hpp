@@ -230,6 +230,15 @@ struct llm_config {
   int max_batched_tokens = 8192;   ///< tokens per iteration (prefill chunks + decodes)
   bool chunked_prefill = true;
   double kv_cache_bytes = 0;       ///< per rank; resolved from memory capacity when 0
+  /// When kv_cache_bytes is 0, the share of memory the weights and KV cache take. Serving
+  /// engines size it two ways: vLLM's gpu_memory_utilization is a share of the whole memory
+  /// (weights included); TensorRT-LLM's kv_cache_free_gpu_mem_fraction is a share of what is
+  /// free once the weights are loaded (kv_share_of_free).
+  double kv_share = 0.9;
+  bool kv_share_of_free = false;
+  /// Per rank, what the serving engine holds beside weights and KV cache: the activation peak
+  /// of its profiling pass and communication buffers (both engines measure it before sizing).
+  double reserved_bytes = 0;
   bool kv_paged = false;           ///< KV blocks as tokens are written, preemption (else whole footprint reserved)
   int kv_block_tokens = 16;        ///< paged: tokens per block
   int layer_groups = 1;            ///< layers simulated as this many folded groups

@@ -68,12 +68,12 @@ class topology {
 /// Every problem of a platform and its workload's placement.
 std::vector<platform_problem> check_platform(const platform_config& cfg, const workload_config& workload);
 
-/// KV-cache bytes per rank an llm stream gets when it does not set kv_cache_bytes:
-/// `utilization` of its first rank's memory capacity, less what the memory's other users
-/// keep resident (every rank's weights, other stages' models), split over the ranks that
-/// share it. Negative when the weights alone do not fit.
-double default_kv_cache_bytes(const platform_config& cfg, const workload_config& workload, const stream_config& s,
-                              double utilization = 0.9);
+/// KV-cache bytes per rank an llm stream gets when it does not set kv_cache_bytes, split
+/// over the ranks that share its first rank's memory. With `s.llm.kv_share_of_free` false:
+/// kv_share of that memory's capacity less what its users keep resident (every rank's
+/// weights and reserved_bytes, other stages' models); with it true: kv_share of the capacity
+/// those residents leave free. Negative when they alone do not fit.
+double default_kv_cache_bytes(const platform_config& cfg, const workload_config& workload, const stream_config& s);
 
 /// Weights (and training state) each unit keeps resident for the workload, by unit.
 std::map<std::string, double> resident_bytes(const workload_config& workload);
