@@ -275,6 +275,7 @@ void resolve_llm(const view& l, const view& stream, const scenario& sc, tlm_conf
   }
   for (const auto& u : l.at("units").items()) c.units.push_back(u.scalar());
   c.tensor_parallel = static_cast<int>(l.integer("tensor_parallel"));
+  c.pipeline_parallel = static_cast<int>(l.integer("pipeline_parallel"));
   c.weights = tlm_config::parse_precision(l.str("weights"));
   c.kv = tlm_config::parse_precision(l.str("kv_precision"));
   c.max_batch = st.batching.max_batch;

@@ -205,8 +205,13 @@ schema_ptr workload_schema() {
       {req("model", enumeration(decoders, "decoder model (shape presets; params override layers, hidden, ...)")),
        opt("params", map_of(number("shape parameter"), "shape overrides (layers, hidden, heads, kv_heads, head_dim, "
                                                         "ffn, vocab)")),
-       req("units", list_of(str("compute unit"), "units; consecutive runs of tensor_parallel form an instance")),
+       req("units", list_of(str("compute unit"), "units; consecutive runs of tensor_parallel x pipeline_parallel form an "
+                                                 "instance, stage by stage")),
        opt("tensor_parallel", integer("ranks per instance (heads and FFN split, two all-reduces per layer)", "1", 1)),
+       opt("pipeline_parallel",
+           integer("pipeline stages per instance, tensor_parallel units each (layers split; as many micro-batch "
+                   "lanes as stages, each with batching.max_batch slots, share the KV cache)",
+                   "1", 1)),
        opt("weights", enumeration(weight_precision_names(), "weight precision (GEMMs run at it; int4 is "
                                    "weight-only, w4a16: 4-bit weights, 16-bit arithmetic)", "bf16")),
        opt("kv_precision", enumeration(precision_names(), "KV-cache precision", "bf16")),

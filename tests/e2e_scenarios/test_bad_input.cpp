@@ -51,6 +51,13 @@ TEST_CASE("impossible shapes") {
   CHECK(x.r.exit_code == 2);
   CHECK(has(x.r.err, "heads (64) do not split over 3 ranks"));
   CHECK(has(x.r.err, "8 units do not form instances of tensor_parallel 3"));
+  // Pipeline stages: 8 units in instances of 4 x 3, and more stages than Llama-2-70B's 80 layers.
+  const auto p = refuse("server-llm-serving.yaml", "--set workload.streams.chat.llm.pipeline_parallel=3");
+  CHECK(p.r.exit_code == 2);
+  CHECK(has(p.r.err, "8 units do not form instances of tensor_parallel 4 x pipeline_parallel 3"));
+  const auto q = refuse("server-llm-serving.yaml", "--set workload.streams.chat.llm.tensor_parallel=1 "
+                                                   "--set workload.streams.chat.llm.pipeline_parallel=88");
+  CHECK(has(q.r.err, "layers (80) cannot fill 88 pipeline stages"));
   const auto y = refuse("server-training.yaml", "--set workload.streams.train.stages.1.params.heads=0");
   CHECK(y.r.exit_code == 2);
   CHECK(has(y.r.err, "'heads' must be >= 1"));

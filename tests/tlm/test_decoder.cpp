@@ -89,6 +89,60 @@ TEST_CASE("a decode iteration of Llama 2 70B on 4 tensor-parallel ranks") {
   CHECK(decoder_kv_bytes_per_token_per_rank(s, o) == near(40960));
 }
 
+TEST_CASE("pipeline stages split Llama 2 70B's layers: the embedding first, the logits last, a send between") {
+  const decoder_shape s = decoder_model("llama2_70b", {});
+  CHECK(decoder_stage_layers(s, 3, 0) == 27);  // 80 = 27 + 27 + 26
+  CHECK(decoder_stage_layers(s, 3, 1) == 27);
+  CHECK(decoder_stage_layers(s, 3, 2) == 26);
+  CHECK(decoder_split_problem(s, 1, 80).empty());
+  CHECK_FALSE(decoder_split_problem(s, 1, 81).empty());  // a stage without a layer
+  decoder_options o;
+  o.weights = precision::fp8;
+  o.kv = precision::fp8;
+  o.pipeline_parallel = 2;
+  decoder_batch b;
+  b.decode_seqs = 16;
+  b.decode_context = 16 * 1000.0;
+  b.logits_rows = 16;
+  // Per layer (TP1): qkv 8192 x 80 x 128 = 83,886,080; o 67,108,864; FFN 704,643,072.
+  const double layer_w = 855'638'016.0, head_w = 32000.0 * 8192;
+  const auto count = [](const op_graph& g, const char* name) {
+    int n = 0;
+    for (const auto& op : g.ops) n += op.name == name;
+    return n;
+  };
+  o.pipeline_stage = 0;
+  const op_graph first = decoder_iteration(s, b, o);
+  o.pipeline_stage = 1;
+  const op_graph last = decoder_iteration(s, b, o);
+  CHECK(count(first, "embedding") == 1);
+  CHECK(count(last, "embedding") == 0);
+  CHECK(count(first, "lm_head") == 0);
+  CHECK(count(last, "lm_head") == 1);
+  // 40 layers each; only the last stage projects the logits.
+  CHECK(sum_ops(first, op_kind::gemm) == near(2 * 16 * layer_w * 40));
+  CHECK(sum_ops(last, op_kind::gemm) == near(2 * 16 * (layer_w * 40 + head_w)));
+  // The first stage sends its 16 tokens' hidden state (bf16) to the second, once.
+  int sends = 0;
+  for (const auto& op : first.ops)
+    if (op.collective == collective_kind::send) {
+      ++sends;
+      CHECK(op.message_bytes == near(16 * 8192 * 2.0));
+    }
+  CHECK(sends == 1);
+  for (const auto& op : last.ops) CHECK(op.collective != collective_kind::send);
+  // The two stages together do what one rank does without pipelining.
+  decoder_options one = o;
+  one.pipeline_parallel = 1;
+  one.pipeline_stage = 0;
+  CHECK(sum_ops(first, op_kind::gemm) + sum_ops(last, op_kind::gemm) ==
+        near(sum_ops(decoder_iteration(s, b, one), op_kind::gemm)));
+  // Each rank holds its 40 layers and one of the two vocabulary matrices, with 81 norm
+  // vectors in bf16; its KV cache per token is half of the whole model's.
+  CHECK(decoder_weight_bytes_per_rank(s, o) == near(layer_w * 40 + head_w + 81 * 8192 * 2.0));
+  CHECK(decoder_kv_bytes_per_token_per_rank(s, o) == near(decoder_kv_bytes_per_token_per_rank(s, one) / 2));
+}
+
 TEST_CASE("per_head decode attention: every query head's products on the CUDA cores, each K/V head read once") {
   const decoder_shape s = decoder_model("llama2_70b", {});
   decoder_options grouped;

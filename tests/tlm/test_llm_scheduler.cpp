@@ -115,6 +115,30 @@ TEST_CASE("without chunking, whole prompts go first in iterations of their own")
   CHECK(b.decode_seqs == 2);
 }
 
+TEST_CASE("paged KV cache: only whole blocks; a prompt chunk sized to the room never rounds past it") {
+  // 45 tokens of cache in blocks of 16 hold two blocks (32 tokens). A 40-token prompt in
+  // chunks of at most 30: 30 tokens (two blocks), then the 2 left in the second block;
+  // with the fractional third block counted, the second chunk (room 15 -> 10 tokens) would
+  // round up to a third block past the capacity and preempt the sequence it was for.
+  llm_limits lim;
+  lim.max_batch = 4;
+  lim.max_batched_tokens = 30;
+  lim.kv_capacity_tokens = 45;
+  lim.paged = true;
+  lim.kv_block_tokens = 16;
+  llm_scheduler s(lim);
+  s.enqueue(seq(0, 40, 4));
+  decoder_batch b;
+  REQUIRE(s.next(0, b));
+  CHECK(b.prefill_tokens == 30);
+  CHECK(s.complete(1).empty());
+  REQUIRE(s.next(1, b));
+  CHECK(b.prefill_tokens == 2);
+  CHECK(s.kv_reserved_tokens() == 32);
+  CHECK(s.preemptions() == 0);
+  CHECK(s.running() == 1);
+}
+
 TEST_CASE("paged KV cache: blocks as tokens are written, the newest preempted and recomputed") {
   llm_limits lim;
   lim.max_batch = 8;

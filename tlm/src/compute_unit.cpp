@@ -258,6 +258,7 @@ double compute_unit::stream(const unit_route& r, double read, double written, do
 }
 
 double compute_unit::collective(const op& o, job& j, std::size_t seq, double t) {
+  if (o.collective == collective_kind::send) return send(o, t);
   const int n = j.group ? j.group->size() : 1;
   if (n <= 1 || !(o.message_bytes > 0)) return t;  // nothing to exchange
   if (fabric_.port < 0) throw std::runtime_error(std::string(name()) + ": collective '" + o.name + "' without a fabric");
@@ -298,6 +299,30 @@ double compute_unit::collective(const op& o, job& j, std::size_t seq, double t) 
   const double extra = (o.repeat - 1) * steps * fabric_.latency_s + cfg_.collective_latency.value() * o.repeat;
   if (extra > 0) ledger_.add_interval(t, t + extra, activity_ledger::kind::stall);
   return t + extra;
+}
+
+double compute_unit::send(const op& o, double t) {
+  if (!(o.message_bytes > 0)) return t;
+  if (fabric_.port < 0) throw std::runtime_error(std::string(name()) + ": send '" + o.name + "' without a fabric");
+  // One hop to the peer: no barrier (the engine starts the next stage when this one is
+  // done), the message's tiles back to back, then the call's fixed latency.
+  const double bytes = o.message_bytes * o.repeat;
+  double left = bytes, issue = t, end = t;
+  while (left > 0) {
+    const double b = std::min(cfg_.tile_bytes, left);
+    left -= b;
+    auto& tr = payload(false, fabric_.target, b);
+    sc_core::sc_time delay = detail::to_sc(std::max(0.0, issue - detail::now_s()));
+    socket[fabric_.port]->b_transport(tr, delay);
+    if (tr.is_response_error()) throw std::runtime_error(std::string(name()) + ": fabric transaction failed");
+    ++transactions_;
+    end = detail::now_s() + delay.to_seconds();
+    issue = end - fabric_.latency_s;
+  }
+  const double fixed = cfg_.collective_latency.value() * o.repeat;
+  ledger_.add_interval(t, end + fixed, activity_ledger::kind::stall);
+  advance_to(end);
+  return end + fixed;
 }
 
 bool compute_unit::from_profile(const op& o, double rate_per_hz, double t, table_time& tt) {

@@ -57,9 +57,12 @@ struct workload_engine::request {
   sc_core::sc_event* on_finish = nullptr;  ///< a closed-loop user waiting for it
 };
 
-/// One tensor-parallel instance of an LLM stream: its ranks and its scheduler.
+/// One instance of an LLM stream, or with pipeline parallelism one micro-batch lane of it:
+/// its pipeline stages' ranks (tensor_parallel each; one stage without pipelining) and its
+/// scheduler. The lanes of one pipeline share its stages' units and run their iterations
+/// through them in turn, so the stages work on different micro-batches at once.
 struct workload_engine::llm_instance {
-  std::vector<compute_unit*> ranks;
+  std::vector<std::vector<compute_unit*>> stages;
   std::string label;
   std::unique_ptr<llm_scheduler> sched;
   sc_core::sc_event wake;
@@ -108,22 +111,36 @@ workload_engine::workload_engine(sc_core::sc_module_name name, const workload_co
       raw->llm_opts.layer_groups = l.layer_groups;
       raw->llm_opts.fusion = l.fusion;
       raw->llm_opts.decode_attention = l.decode_attention;
+      raw->llm_opts.pipeline_parallel = l.pipeline_parallel;
+      const int tp = l.tensor_parallel, pp = l.pipeline_parallel;
       llm_limits lim;
+      // Each micro-batch lane of a pipeline has max_batch slots (TensorRT-LLM's max_batch_size
+      // and vLLM's max_num_seqs count per micro-batch); the lanes share the KV cache evenly.
       lim.max_batch = l.max_batch;
       lim.max_batched_tokens = l.max_batched_tokens;
       lim.chunked_prefill = l.chunked_prefill;
       lim.continuous = s.batching.kind != batching_kind::static_batch;
       lim.paged = l.kv_paged;
       lim.kv_block_tokens = l.kv_block_tokens;
-      lim.kv_capacity_tokens = l.kv_cache_bytes / decoder_kv_bytes_per_token_per_rank(l.shape, raw->llm_opts);
-      for (std::size_t i = 0; i + l.tensor_parallel <= l.units.size(); i += l.tensor_parallel) {
-        auto inst = std::make_unique<llm_instance>();
-        for (int r = 0; r < l.tensor_parallel; ++r) inst->ranks.push_back(units_.at(l.units[i + r]));
-        inst->label = joined(inst->ranks);
-        inst->sched = std::make_unique<llm_scheduler>(lim);
-        llm_instance* ip = inst.get();
-        raw->instances.push_back(std::move(inst));
-        sc_core::sc_spawn([this, raw, ip] { serve_llm(*raw, *ip); }, (s.name + "_" + std::to_string(i) + "_llm").c_str());
+      lim.kv_capacity_tokens = l.kv_cache_bytes / decoder_kv_bytes_per_token_per_rank(l.shape, raw->llm_opts) / pp;
+      const std::size_t width = static_cast<std::size_t>(tp) * static_cast<std::size_t>(pp);
+      for (std::size_t i = 0; i + width <= l.units.size(); i += width) {
+        std::vector<std::vector<compute_unit*>> stages(static_cast<std::size_t>(pp));
+        std::vector<compute_unit*> all;
+        for (std::size_t r = 0; r < width; ++r) {
+          stages[r / static_cast<std::size_t>(tp)].push_back(units_.at(l.units[i + r]));
+          all.push_back(units_.at(l.units[i + r]));
+        }
+        for (int lane = 0; lane < pp; ++lane) {
+          auto inst = std::make_unique<llm_instance>();
+          inst->stages = stages;
+          inst->label = joined(all);
+          inst->sched = std::make_unique<llm_scheduler>(lim);
+          llm_instance* ip = inst.get();
+          raw->instances.push_back(std::move(inst));
+          const std::string name = s.name + "_" + std::to_string(i) + (pp > 1 ? "_" + std::to_string(lane) : "") + "_llm";
+          sc_core::sc_spawn([this, raw, ip] { serve_llm(*raw, *ip); }, name.c_str());
+        }
       }
     } else if (s.batching.kind == batching_kind::static_batch || s.batching.kind == batching_kind::dynamic) {
       sc_core::sc_spawn([this, raw] { batcher(*raw); }, (s.name + "_batcher").c_str());
@@ -438,7 +455,7 @@ void workload_engine::serve_llm(stream_state& s, llm_instance& inst) {
   const llm_config& l = s.cfg->llm;
   const batching_config& b = s.cfg->batching;
   const int tp = l.tensor_parallel;
-  op_graph g;
+  std::vector<op_graph> g(inst.stages.size());  // per pipeline stage
   // Whether the previous iteration ran until now: asynchronous host work for this one
   // overlapped it. After a pause the host must prepare the first iteration before the
   // GPUs can start it.
@@ -458,7 +475,11 @@ void workload_engine::serve_llm(stream_state& s, llm_instance& inst) {
       wait(inst.wake);  // nothing admissible until something finishes or arrives
       continue;
     }
-    g = decoder_iteration(l.shape, db, s.llm_opts);
+    for (std::size_t k = 0; k < g.size(); ++k) {
+      decoder_options o = s.llm_opts;
+      o.pipeline_stage = static_cast<int>(k);
+      g[k] = decoder_iteration(l.shape, db, o);
+    }
     // The engine's host work for this iteration: the GPUs wait for it (synchronous) or it
     // overlaps their iteration (asynchronous: the host prepares the next one meanwhile).
     const host_work_config& h = l.host;
@@ -491,14 +512,17 @@ void workload_engine::serve_llm(stream_state& s, llm_instance& inst) {
     inst.sched->ranks_started(detail::now_s());
     // Decode-only iterations have fixed shapes: captured once, launched as one graph.
     const double graph_launch = h.cuda_graphs && db.prefill_tokens == 0 ? h.graph_launch_s : -1;
-    job_completion done;
-    done.remaining = tp;
-    auto group = tp > 1 ? std::make_shared<rank_group>(tp) : nullptr;
-    for (compute_unit* u : inst.ranks) u->submit({&g, &done, nullptr, nullptr, group, graph_launch});
-    // Overlapping host work that is a task ends while the ranks run: noted when it does.
-    while (done.remaining > 0) {
-      if (!reported) wait(done.done | hj.done.done), host_done();
-      else wait(done.done);
+    // The stages in order: each starts on what the one before sent it.
+    for (std::size_t k = 0; k < g.size(); ++k) {
+      job_completion done;
+      done.remaining = tp;
+      auto group = tp > 1 ? std::make_shared<rank_group>(tp) : nullptr;
+      for (compute_unit* u : inst.stages[k]) u->submit({&g[k], &done, nullptr, nullptr, group, graph_launch});
+      // Overlapping host work that is a task ends while the ranks run: noted when it does.
+      while (done.remaining > 0) {
+        if (!reported) wait(done.done | hj.done.done), host_done();
+        else wait(done.done);
+      }
     }
     if (hj.queued && hj.done.remaining > 0) wait(hj.done.done);
     host_done();
@@ -536,7 +560,10 @@ void workload_engine::finish_sequences(stream_state& s, llm_instance& inst, doub
     rec.tokens_in = q.prompt;
     rec.tokens_out = q.generated;
     rec.unit = inst.label;
-    for (compute_unit* u : inst.ranks) rec.busy_s.emplace_back(u->basename(), q.attributed_s);
+    // Each stage's units ran their share of the lane's iterations (the stages in turn).
+    const double per_stage = q.attributed_s / static_cast<double>(inst.stages.size());
+    for (const auto& stage : inst.stages)
+      for (compute_unit* u : stage) rec.busy_s.emplace_back(u->basename(), per_stage);
     // Host seconds on the unit that ran them (a task may have moved between iterations).
     for (std::size_t k = 0; k < q.attributed_host_by_slot.size(); ++k) {
       if (!(q.attributed_host_by_slot[k] > 0)) continue;

@@ -5,7 +5,14 @@
 
 namespace ptsim::tlm_config {
 
-llm_scheduler::llm_scheduler(const llm_limits& l) : lim_(l) {}
+llm_scheduler::llm_scheduler(const llm_limits& l) : lim_(l) {
+  // Paged: the cache is whole blocks (vLLM's num_gpu_blocks = floor(bytes / block bytes)).
+  // A fractional block would let a prompt chunk sized to the room round up past it.
+  if (lim_.paged) {
+    const double b = std::max(1, lim_.kv_block_tokens);
+    lim_.kv_capacity_tokens = std::floor(lim_.kv_capacity_tokens / b) * b;
+  }
+}
 
 void llm_scheduler::enqueue(const llm_sequence& s) { waiting_.push_back(s); }
 
@@ -126,7 +133,7 @@ bool llm_scheduler::next(double now_s, decoder_batch& out) {
         chunk = std::min(chunk, static_cast<int>(std::max(0.0, std::floor(room))));
         if (chunk <= 0) break;
       }
-      grow(i, chunk);
+      if (!grow(i, chunk)) break;  // cannot happen (the chunk fits the room): never a slot past the end
       work_.push_back({i, chunk});
       budget -= chunk;
     }

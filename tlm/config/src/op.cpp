@@ -81,6 +81,7 @@ const char* to_string(collective_kind c) {
     case collective_kind::all_reduce: return "all_reduce";
     case collective_kind::all_gather: return "all_gather";
     case collective_kind::reduce_scatter: return "reduce_scatter";
+    case collective_kind::send: return "send";
   }
   return "?";
 }

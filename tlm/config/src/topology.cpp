@@ -235,6 +235,7 @@ std::map<std::string, double> resident_bytes(const workload_config& workload) {
     if (s.is_llm) {
       decoder_options o;
       o.tensor_parallel = s.llm.tensor_parallel;
+      o.pipeline_parallel = s.llm.pipeline_parallel;
       o.weights = s.llm.weights;
       o.kv = s.llm.kv;
       const double w = decoder_weight_bytes_per_rank(s.llm.shape, o);
@@ -297,11 +298,13 @@ void check_llm_stream(const stream_config& s, const topology& topo, problems& ou
   const auto stage_at = [&](int k, const std::string& key, const std::string& msg) { report.at(k, key, msg); };
   const auto is_unit = [&](int k, const std::string& key, const std::string& name) { return report.is_unit(k, key, name); };
   const auto& l = s.llm;
-  const std::string split = decoder_split_problem(l.shape, l.tensor_parallel);
+  const std::string split = decoder_split_problem(l.shape, l.tensor_parallel, l.pipeline_parallel);
   if (!split.empty()) stage_at(-1, "llm", split);
-  if (l.units.empty() || l.units.size() % static_cast<std::size_t>(l.tensor_parallel) != 0)
+  const std::size_t width = static_cast<std::size_t>(std::max(1, l.tensor_parallel) * std::max(1, l.pipeline_parallel));
+  if (l.units.empty() || l.units.size() % width != 0)
     stage_at(-1, "llm", std::to_string(l.units.size()) + " units do not form instances of tensor_parallel " +
-                            std::to_string(l.tensor_parallel));
+                            std::to_string(l.tensor_parallel) +
+                            (l.pipeline_parallel > 1 ? " x pipeline_parallel " + std::to_string(l.pipeline_parallel) : ""));
   for (std::size_t i = 0; i < l.units.size(); ++i) {
     const std::string& n = l.units[i];
     if (std::find(l.units.begin(), l.units.begin() + static_cast<std::ptrdiff_t>(i), n) !=
@@ -312,6 +315,8 @@ void check_llm_stream(const stream_config& s, const topology& topo, problems& ou
     if (!is_unit(-1, "llm", n)) continue;
     if (l.tensor_parallel > 1 && topo.fabric_of(n).empty())
       stage_at(-1, "llm", "'" + n + "' has no fabric for the tensor-parallel all-reduces");
+    else if (l.pipeline_parallel > 1 && topo.fabric_of(n).empty())
+      stage_at(-1, "llm", "'" + n + "' has no fabric for the pipeline stages' sends");
     const std::size_t first = i - i % static_cast<std::size_t>(l.tensor_parallel);
     if (l.tensor_parallel > 1 && topo.unit(l.units[first]) && topo.fabric_of(n) != topo.fabric_of(l.units[first]))
       stage_at(-1, "llm", "'" + n + "' and '" + l.units[first] + "' are in one instance but their fabrics differ");
@@ -330,14 +335,17 @@ void check_llm_stream(const stream_config& s, const topology& topo, problems& ou
   } else {
     decoder_options o;
     o.tensor_parallel = l.tensor_parallel;
+    o.pipeline_parallel = l.pipeline_parallel;
     o.kv = l.kv;
     const double per_token = decoder_kv_bytes_per_token_per_rank(l.shape, o);
     double need = (static_cast<double>(l.prompt_tokens.max) + l.output_tokens.max) * per_token;
     for (const auto& e : s.trace)
       need = std::max(need, (static_cast<double>(e.prompt_tokens) + e.output_tokens) * per_token);
-    if (need > l.kv_cache_bytes)
-      stage_at(-1, "llm", "the longest request needs " + gb(need) + " of KV cache per rank but there are " +
-                              gb(l.kv_cache_bytes));
+    // A pipeline's micro-batch lanes each hold 1/pipeline_parallel of the cache.
+    const double lane = l.kv_cache_bytes / std::max(1, l.pipeline_parallel);
+    if (need > lane)
+      stage_at(-1, "llm", "the longest request needs " + gb(need) + " of KV cache per rank but there are " + gb(lane) +
+                              (l.pipeline_parallel > 1 ? " per micro-batch lane" : ""));
   }
 }
 
@@ -436,6 +444,7 @@ double default_kv_cache_bytes(const platform_config& cfg, const workload_config&
     if (topo.unit(u) && topo.memory_of(u) == m) ++ranks;
   decoder_options o;
   o.tensor_parallel = s.llm.tensor_parallel;
+  o.pipeline_parallel = s.llm.pipeline_parallel;
   o.weights = s.llm.weights;
   const double weights = decoder_weight_bytes_per_rank(s.llm.shape, o);
   const double resident = other + ranks * (weights + s.llm.reserved_bytes);

@@ -2,7 +2,8 @@
 // attention, SwiGLU FFN), split Megatron-style over tensor-parallel ranks (Shoeybi et
 // al. 2019): each rank holds heads/tp query heads, its share of the KV heads, ffn/tp FFN
 // columns and vocab/tp embedding rows; the attention output and FFN down projections end
-// in an all-reduce of the hidden state.
+// in an all-reduce of the hidden state. Pipeline parallelism (GPipe, Huang et al. 2019, as
+// TensorRT-LLM and vLLM run it for inference) splits the layers into consecutive stages.
 #include <algorithm>
 #include <stdexcept>
 
@@ -49,8 +50,11 @@ double decoder_shape::parameters() const {
   return vocab * h * (tied_embeddings ? 1 : 2) + layers * per_layer + h;
 }
 
-std::string decoder_split_problem(const decoder_shape& s, int tp) {
+std::string decoder_split_problem(const decoder_shape& s, int tp, int pp) {
   if (tp < 1) return "tensor_parallel must be >= 1";
+  if (pp < 1) return "pipeline_parallel must be >= 1";
+  if (pp > s.layers)
+    return "layers (" + std::to_string(s.layers) + ") cannot fill " + std::to_string(pp) + " pipeline stages";
   if (s.heads % tp) return "heads (" + std::to_string(s.heads) + ") do not split over " + std::to_string(tp) + " ranks";
   if (s.kv_heads % tp && tp % s.kv_heads)
     return "kv_heads (" + std::to_string(s.kv_heads) + ") neither split over nor divide " + std::to_string(tp) + " ranks";
@@ -59,17 +63,26 @@ std::string decoder_split_problem(const decoder_shape& s, int tp) {
   return "";
 }
 
+int decoder_stage_layers(const decoder_shape& s, int stages, int stage) {
+  stages = std::max(1, stages);
+  return s.layers / stages + (stage < s.layers % stages ? 1 : 0);
+}
+
 double decoder_weight_bytes_per_rank(const decoder_shape& s, const decoder_options& o) {
   const double tp = o.tensor_parallel, h = s.hidden, hd = s.head_dim, eb = element_bytes(o.weights);
   const double qkv = h * (s.heads / tp + 2 * kv_heads_per_rank(s, o.tensor_parallel)) * hd;
   const double per_layer = qkv + s.heads / tp * hd * h + 3 * h * s.ffn / tp;
-  const double norms = (2.0 * s.layers + 1) * h * element_bytes(activation_precision(o.weights));
-  const double embed = s.vocab / tp * h * (s.tied_embeddings ? 1 : 2);
-  return (s.layers * per_layer + embed) * eb + norms;
+  const double layers = decoder_stage_layers(s, o.pipeline_parallel, 0);
+  const double norms = (2.0 * layers + 1) * h * element_bytes(activation_precision(o.weights));
+  // The embedding sits on the first stage and the output projection on the last: one
+  // matrix each when they are different stages.
+  const double embed = s.vocab / tp * h * (o.pipeline_parallel > 1 || s.tied_embeddings ? 1 : 2);
+  return (layers * per_layer + embed) * eb + norms;
 }
 
 double decoder_kv_bytes_per_token_per_rank(const decoder_shape& s, const decoder_options& o) {
-  return s.layers * 2.0 * kv_heads_per_rank(s, o.tensor_parallel) * s.head_dim * element_bytes(o.kv);
+  return decoder_stage_layers(s, o.pipeline_parallel, 0) * 2.0 * kv_heads_per_rank(s, o.tensor_parallel) * s.head_dim *
+         element_bytes(o.kv);
 }
 
 void add_prefill_chunk(decoder_batch& b, double context, double chunk) {
@@ -80,8 +93,11 @@ void add_prefill_chunk(decoder_batch& b, double context, double chunk) {
 }
 
 op_graph decoder_iteration(const decoder_shape& s, const decoder_batch& b, const decoder_options& o) {
-  const std::string problem = decoder_split_problem(s, o.tensor_parallel);
+  const std::string problem = decoder_split_problem(s, o.tensor_parallel, o.pipeline_parallel);
   if (!problem.empty()) throw std::invalid_argument(s.name + ": " + problem);
+  const int pp = std::max(1, o.pipeline_parallel), stage = std::clamp(o.pipeline_stage, 0, pp - 1);
+  const bool first = stage == 0, last = stage == pp - 1;
+  const int layers = decoder_stage_layers(s, pp, stage);
   const double tp = o.tensor_parallel, h = s.hidden, hd = s.head_dim;
   const double hpr = s.heads / tp, kvpr = kv_heads_per_rank(s, o.tensor_parallel);
   const precision w = o.weights, act = activation_precision(w), mm = decoder_gemm_precision(w);
@@ -99,12 +115,12 @@ op_graph decoder_iteration(const decoder_shape& s, const decoder_batch& b, const
   g.name = s.name;
   g.prec = mm;
   if (!(T > 0)) return g;
-  g.ops.push_back(embedding_op("embedding", T, h, act));
+  if (first) g.ops.push_back(embedding_op("embedding", T, h, act));
 
-  const int groups = std::clamp(o.layer_groups, 1, s.layers);
+  const int groups = std::clamp(o.layer_groups, 1, layers);
   for (int gi = 0; gi < groups; ++gi) {
     // Layers in this group: the first (layers % groups) groups take one more.
-    const double n = s.layers / groups + (gi < s.layers % groups ? 1 : 0);
+    const double n = layers / groups + (gi < layers % groups ? 1 : 0);
     auto add = [&](op x) { g.ops.push_back(fold(x, n)); };
     add(norm("attn_norm", T, 2));
     add(weight_gemm_op("qkv_proj", T, (hpr + 2 * kvpr) * hd, h, mm, act, w));
@@ -137,7 +153,9 @@ op_graph decoder_iteration(const decoder_shape& s, const decoder_batch& b, const
     add(weight_gemm_op("down_proj", T, h, s.ffn / tp, mm, act, w));
     if (o.tensor_parallel > 1) add(collective_op("ffn_all_reduce", collective_kind::all_reduce, T * h * act_eb, act));
   }
-  const double rows = b.logits_rows;
+  // A stage before the last hands every new token's hidden state to the next stage's rank.
+  if (!last) g.ops.push_back(collective_op("pp_send", collective_kind::send, T * h * act_eb, act));
+  const double rows = last ? b.logits_rows : 0;
   if (rows > 0) {
     g.ops.push_back(norm("final_norm", rows, 1));
     g.ops.push_back(weight_gemm_op("lm_head", rows, s.vocab / tp, h, mm, act, w));

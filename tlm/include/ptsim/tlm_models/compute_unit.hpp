@@ -171,6 +171,8 @@ class compute_unit : public sc_core::sc_module {
   /// The profile's time for `o` at time t, or false (no row: the roofline times it).
   bool from_profile(const op& o, double rate_per_hz, double t, table_time& tt);
   double collective(const op& o, job& j, std::size_t seq, double t);
+  /// A pipeline stage's point-to-point send of its message over the fabric; returns its end.
+  double send(const op& o, double t);
   /// Books a stall for a clock change that took effect since the last check.
   double dvfs_check(double t, double& stalled);
   void advance_to(double t);

@@ -65,6 +65,12 @@ struct decoder_options {
   /// (kind per_head_attention, vector class, fp32; fusion rules never split it: it is one
   /// fused kernel).
   decode_attention_kernel decode_attention = decode_attention_kernel::grouped;
+  /// Pipeline parallelism: the layers split into this many consecutive stages (the first
+  /// layers % stages take one more), the embedding on the first, the logits on the last;
+  /// a stage ends by sending its hidden state to the next (pp_send). `pipeline_stage` is
+  /// the stage an iteration graph is built for.
+  int pipeline_parallel = 1;
+  int pipeline_stage = 0;
 };
 
 /// Operators of one iteration on one tensor-parallel rank (every rank runs the same).
@@ -76,12 +82,16 @@ op_graph decoder_iteration(const decoder_shape& s, const decoder_batch& b, const
 /// activations and multiplied at their precision.
 precision decoder_gemm_precision(precision weights);
 
-/// Weight bytes each rank holds.
+/// Weight bytes each rank holds (of its pipeline stage with the most layers).
 double decoder_weight_bytes_per_rank(const decoder_shape& s, const decoder_options& o);
-/// KV-cache bytes per token of context on each rank (all layers, K and V).
+/// KV-cache bytes per token of context on each rank (its stage's layers, K and V; the
+/// stage with the most layers).
 double decoder_kv_bytes_per_token_per_rank(const decoder_shape& s, const decoder_options& o);
-/// Checks that heads, KV heads and FFN split evenly over the ranks; "" when fine.
-std::string decoder_split_problem(const decoder_shape& s, int tensor_parallel);
+/// The layers of pipeline stage `stage` of `stages`: the first layers % stages take one more.
+int decoder_stage_layers(const decoder_shape& s, int stages, int stage);
+/// Checks that heads, KV heads and FFN split evenly over the ranks and that the layers
+/// fill the pipeline stages; "" when fine.
+std::string decoder_split_problem(const decoder_shape& s, int tensor_parallel, int pipeline_parallel = 1);
 
 /// Adds the attended-key sums of one prompt chunk of `chunk` tokens after `context`
 /// tokens already in the cache (causal: token i attends to context + i keys).

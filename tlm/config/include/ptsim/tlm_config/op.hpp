@@ -44,7 +44,8 @@ std::string precision_names();
 enum class fusion_rules { eager, none, tensorrt };
 
 /// Collective communication pattern (ring algorithms, as NCCL uses for bandwidth).
-enum class collective_kind { none, all_reduce, all_gather, reduce_scatter };
+/// send: point to point, each rank's message to its peer in the next pipeline stage.
+enum class collective_kind { none, all_reduce, all_gather, reduce_scatter, send };
 const char* to_string(collective_kind c);
 
 struct op {

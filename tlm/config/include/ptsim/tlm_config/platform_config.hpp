@@ -225,7 +225,8 @@ struct llm_config {
   precision weights = precision::bf16;
   precision kv = precision::bf16;
   int tensor_parallel = 1;
-  std::vector<std::string> units;  ///< instances take consecutive runs of tensor_parallel
+  int pipeline_parallel = 1;       ///< consecutive stages of tensor_parallel units each
+  std::vector<std::string> units;  ///< instances take consecutive runs of tensor_parallel x pipeline_parallel
   int max_batch = 64;              ///< sequences in flight per instance
   int max_batched_tokens = 8192;   ///< tokens per iteration (prefill chunks + decodes)
   bool chunked_prefill = true;
