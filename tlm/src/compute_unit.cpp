@@ -275,21 +275,8 @@ double compute_unit::collective(const op& o, job& j, std::size_t seq, double t) 
   // all-gather, 2(n-1) steps each sending S/n; all-gather and reduce-scatter n-1 steps.
   const double steps = o.collective == collective_kind::all_reduce ? 2.0 * (n - 1) : n - 1.0;
   const double chunk = o.message_bytes / n * o.repeat;  // per step, all repeats together
-  const double tile = cfg_.tile_bytes;
   for (int s = 0; s < static_cast<int>(steps); ++s) {
-    // A step's tiles stream back to back; the step ends when its last byte arrived.
-    double left = chunk, issue = t, end = t;
-    while (left > 0) {
-      const double b = std::min(tile, left);
-      left -= b;
-      auto& tr = payload(false, fabric_.target, b);
-      sc_core::sc_time delay = detail::to_sc(std::max(0.0, issue - detail::now_s()));
-      socket[fabric_.port]->b_transport(tr, delay);
-      if (tr.is_response_error()) throw std::runtime_error(std::string(name()) + ": fabric transaction failed");
-      ++transactions_;
-      end = detail::now_s() + delay.to_seconds();
-      issue = end - fabric_.latency_s;  // the next tile follows the bytes, not the latency
-    }
+    const double end = fabric_transfer(chunk, t);
     ledger_.add_interval(t, end, activity_ledger::kind::stall);
     t = end;
     advance_to(t);
@@ -301,12 +288,8 @@ double compute_unit::collective(const op& o, job& j, std::size_t seq, double t) 
   return t + extra;
 }
 
-double compute_unit::send(const op& o, double t) {
-  if (!(o.message_bytes > 0)) return t;
-  if (fabric_.port < 0) throw std::runtime_error(std::string(name()) + ": send '" + o.name + "' without a fabric");
-  // One hop to the peer: no barrier (the engine starts the next stage when this one is
-  // done), the message's tiles back to back, then the call's fixed latency.
-  const double bytes = o.message_bytes * o.repeat;
+double compute_unit::fabric_transfer(double bytes, double t) {
+  // The tiles stream back to back; the transfer ends when its last byte arrived.
   double left = bytes, issue = t, end = t;
   while (left > 0) {
     const double b = std::min(cfg_.tile_bytes, left);
@@ -317,8 +300,17 @@ double compute_unit::send(const op& o, double t) {
     if (tr.is_response_error()) throw std::runtime_error(std::string(name()) + ": fabric transaction failed");
     ++transactions_;
     end = detail::now_s() + delay.to_seconds();
-    issue = end - fabric_.latency_s;
+    issue = end - fabric_.latency_s;  // the next tile follows the bytes, not the latency
   }
+  return end;
+}
+
+double compute_unit::send(const op& o, double t) {
+  if (!(o.message_bytes > 0)) return t;
+  if (fabric_.port < 0) throw std::runtime_error(std::string(name()) + ": send '" + o.name + "' without a fabric");
+  // One hop to the peer: no barrier (the engine starts the next stage when this one is
+  // done), the message's tiles back to back, then the call's fixed latency.
+  const double end = fabric_transfer(o.message_bytes * o.repeat, t);
   const double fixed = cfg_.collective_latency.value() * o.repeat;
   ledger_.add_interval(t, end + fixed, activity_ledger::kind::stall);
   advance_to(end);

@@ -173,6 +173,8 @@ class compute_unit : public sc_core::sc_module {
   double collective(const op& o, job& j, std::size_t seq, double t);
   /// A pipeline stage's point-to-point send of its message over the fabric; returns its end.
   double send(const op& o, double t);
+  /// `bytes` over the fabric from t, tile by tile; returns when the last byte arrived.
+  double fabric_transfer(double bytes, double t);
   /// Books a stall for a clock change that took effect since the last check.
   double dvfs_check(double t, double& stalled);
   void advance_to(double t);
