@@ -220,8 +220,10 @@ schema_ptr workload_schema() {
        opt("kv_cache", quantity(dims::bytes(), "KV-cache bytes per rank (default: memory_utilization of the memory "
                                 "less the weights, or kv_cache_free_fraction of what they leave)")),
        opt("reserved_memory",
-           quantity(dims::bytes(), "memory per rank the serving engine holds beside weights and KV cache (its "
-                                   "activation peak, communication buffers), left out of the KV cache", "0 B")),
+           ranged(quantity(dims::bytes(), "memory per rank the serving engine holds beside weights and KV cache "
+                                          "(its activation peak, communication buffers), left out of the KV cache",
+                           "0 B"),
+                  0.0, std::nullopt)),
        opt("memory_utilization", share("share of the memory the weights and KV cache may use (vLLM's "
                                        "gpu_memory_utilization)", "0.9")),
        opt("kv_cache_free_fraction",

@@ -65,6 +65,12 @@ TEST_CASE("KV cache: the engine's reserved memory is left out under both rules")
                                                               "workload.streams.chat.llm.reserved_memory=4 GiB"}));
   CHECK(trt.workload.streams.at(0).llm.kv_cache_bytes ==
         doctest::Approx(0.8 * (p.capacity_B - p.weights_B - reserved)));
+  // The default, written out, is accepted; a negative reserve is not.
+  CHECK(ps::load_scenario_file(serving, with_sets({"workload.streams.chat.llm.reserved_memory=0 GB"}))
+            .workload.streams.at(0).llm.reserved_bytes == 0);
+  CHECK_FALSE(diagnostics_of([] {
+                ps::load_scenario_file(serving, with_sets({"workload.streams.chat.llm.reserved_memory=-1 GB"}));
+              }).empty());
   // A reserve that leaves no room is refused at the memory, as weights that do not fit are.
   const auto full = diagnostics_of([] {
     ps::load_scenario_file(serving, with_sets({"workload.streams.chat.llm.reserved_memory=60 GB"}));

@@ -122,7 +122,7 @@ workload_engine::workload_engine(sc_core::sc_module_name name, const workload_co
       lim.continuous = s.batching.kind != batching_kind::static_batch;
       lim.paged = l.kv_paged;
       lim.kv_block_tokens = l.kv_block_tokens;
-      lim.kv_capacity_tokens = l.kv_cache_bytes / decoder_kv_bytes_per_token_per_rank(l.shape, raw->llm_opts) / pp;
+      lim.kv_capacity_tokens = l.kv_cache_bytes_per_lane() / decoder_kv_bytes_per_token_per_rank(l.shape, raw->llm_opts);
       const std::size_t width = static_cast<std::size_t>(tp) * static_cast<std::size_t>(pp);
       for (std::size_t i = 0; i + width <= l.units.size(); i += width) {
         std::vector<std::vector<compute_unit*>> stages(static_cast<std::size_t>(pp));

@@ -341,8 +341,7 @@ void check_llm_stream(const stream_config& s, const topology& topo, problems& ou
     double need = (static_cast<double>(l.prompt_tokens.max) + l.output_tokens.max) * per_token;
     for (const auto& e : s.trace)
       need = std::max(need, (static_cast<double>(e.prompt_tokens) + e.output_tokens) * per_token);
-    // A pipeline's micro-batch lanes each hold 1/pipeline_parallel of the cache.
-    const double lane = l.kv_cache_bytes / std::max(1, l.pipeline_parallel);
+    const double lane = l.kv_cache_bytes_per_lane();
     if (need > lane)
       stage_at(-1, "llm", "the longest request needs " + gb(need) + " of KV cache per rank but there are " + gb(lane) +
                               (l.pipeline_parallel > 1 ? " per micro-batch lane" : ""));

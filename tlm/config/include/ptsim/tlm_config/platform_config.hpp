@@ -1,6 +1,7 @@
 #pragma once
 // Resolved platform and workload descriptions (no SystemC here: plain data that the
 // scenario loader fills and the platform builder elaborates).
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -240,6 +241,8 @@ struct llm_config {
   /// Per rank, what the serving engine holds beside weights and KV cache: the activation peak
   /// of its profiling pass and communication buffers (both engines measure it before sizing).
   double reserved_bytes = 0;
+  /// The KV cache of one micro-batch lane: a pipeline's lanes share the rank's cache evenly.
+  double kv_cache_bytes_per_lane() const { return kv_cache_bytes / std::max(1, pipeline_parallel); }
   bool kv_paged = false;           ///< KV blocks as tokens are written, preemption (else whole footprint reserved)
   int kv_block_tokens = 16;        ///< paged: tokens per block
   int layer_groups = 1;            ///< layers simulated as this many folded groups
