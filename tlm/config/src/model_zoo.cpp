@@ -16,11 +16,13 @@ struct entry {
 // Llama-family shapes from the models' published config.json files (Hugging Face model
 // cards meta-llama/Llama-3.2-1B, Llama-3.2-3B, Llama-2-7b-hf, Meta-Llama-3-8B, Llama-2-70b-hf,
 // Meta-Llama-3-70B, Llama-3.1-405B): layers, hidden, heads, KV heads, head dim, FFN, vocabulary.
-// Llama 3.1 8B and 70B have the shapes of Llama 3 8B and 70B.
+// Llama 3.1 8B and 70B have the shapes of Llama 3 8B and 70B. Mixtral 8x7B
+// (mistralai/Mixtral-8x7B-v0.1: 8 local experts, 2 per token, no sliding window) and
+// Qwen3-30B-A3B (Qwen/Qwen3-30B-A3B: 128 experts of width 768, 8 per token) from theirs.
 struct decoder_preset {
   const char* name;
   const char* description;
-  double layers, hidden, heads, kv_heads, head_dim, ffn, vocab, tied;
+  double layers, hidden, heads, kv_heads, head_dim, ffn, vocab, tied, experts = 0, experts_per_token = 0;
 };
 constexpr decoder_preset decoder_presets[] = {
     {"llama3_2_1b", "Llama 3.2 1B (1.24 B parameters, tied embeddings)", 16, 2048, 32, 8, 64, 8192, 128256, 1},
@@ -30,6 +32,10 @@ constexpr decoder_preset decoder_presets[] = {
     {"llama2_70b", "Llama 2 70B (69.0 B parameters; the MLPerf Inference LLM)", 80, 8192, 64, 8, 128, 28672, 32000, 0},
     {"llama3_70b", "Llama 3 70B (70.6 B parameters)", 80, 8192, 64, 8, 128, 28672, 128256, 0},
     {"llama3_405b", "Llama 3.1 405B (405.9 B parameters)", 126, 16384, 128, 8, 128, 53248, 128256, 0},
+    {"mixtral_8x7b", "Mixtral 8x7B (46.7 B parameters, 12.9 B active: 8 experts, 2 per token)", 32, 4096, 32, 8, 128,
+     14336, 32000, 0, 8, 2},
+    {"qwen3_30b_a3b", "Qwen3-30B-A3B (30.5 B parameters, 3.3 B active: 128 experts, 8 per token)", 48, 2048, 32, 4,
+     128, 768, 151936, 0, 128, 8},
 };
 
 std::vector<model_param> decoder_params(const decoder_preset& d) {
@@ -41,9 +47,11 @@ std::vector<model_param> decoder_params(const decoder_preset& d) {
           {"heads", d.heads, "attention (query) heads", 1},
           {"kv_heads", d.kv_heads, "key/value heads (grouped-query attention)", 1},
           {"head_dim", d.head_dim, "size of one head", 1},
-          {"ffn", d.ffn, "SwiGLU inner width", 1},
+          {"ffn", d.ffn, "SwiGLU inner width (of each expert in a mixture of experts)", 1},
           {"vocab", d.vocab, "vocabulary size", 1},
-          {"tied_embeddings", d.tied, "1: the LM head shares the embedding matrix", 0}};
+          {"tied_embeddings", d.tied, "1: the LM head shares the embedding matrix", 0},
+          {"experts", d.experts, "FFN experts per layer (0: one dense FFN)", 0},
+          {"experts_per_token", d.experts_per_token, "experts each token is routed to (top-k)", 0}};
 }
 
 std::vector<model_param> bert_params(double layers, double hidden, double heads, double ffn) {

@@ -2,9 +2,13 @@
 // attention, SwiGLU FFN), split Megatron-style over tensor-parallel ranks (Shoeybi et
 // al. 2019): each rank holds heads/tp query heads, its share of the KV heads, ffn/tp FFN
 // columns and vocab/tp embedding rows; the attention output and FFN down projections end
-// in an all-reduce of the hidden state. Pipeline parallelism (GPipe, Huang et al. 2019, as
+// in an all-reduce of the hidden state. A mixture-of-experts FFN (Shazeer et al. 2017;
+// Mixtral, Jiang et al. 2024) routes each token to its top-k experts; tensor parallelism
+// splits every expert's columns as it splits a dense FFN's (TensorRT-LLM's and vLLM's
+// default for TP without expert parallelism). Pipeline parallelism (GPipe, Huang et al. 2019, as
 // TensorRT-LLM and vLLM run it for inference) splits the layers into consecutive stages.
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 #include "ptsim/tlm_config/decoder.hpp"
@@ -27,6 +31,34 @@ double kv_heads_per_rank(const decoder_shape& s, int tp) {
   return std::max(1.0, static_cast<double>(s.kv_heads) / tp);
 }
 
+// One layer's mixture-of-experts FFN on a rank, for T tokens: the router's logits and
+// top-k, then grouped GEMMs (one kernel over all experts, as TensorRT-LLM's and vLLM's
+// fused MoE run it) whose rows are the T x k routed tokens and whose weights are those
+// of the experts hit, then the weighted sum of each token's k outputs.
+std::vector<op> moe_ffn(const decoder_shape& s, double T, const decoder_options& o) {
+  const precision w = o.weights, act = activation_precision(w), mm = decoder_gemm_precision(w);
+  const double h = s.hidden, f = s.ffn / static_cast<double>(o.tensor_parallel), k = s.experts_per_token;
+  const double rows = T * k, hit = decoder_experts_hit(s, T);
+  const auto grouped = [&](const char* name, double n, double inner) {
+    op g = weight_gemm_op(name, rows, n, inner, mm, act, w);
+    const double one = g.weight_bytes;  // one expert's matrix
+    g.bytes_read += (hit - 1) * one;
+    g.weight_bytes = hit * one;
+    g.shape_m = rows / hit;  // one expert's rows, on average
+    return g;
+  };
+  std::vector<op> v;
+  v.push_back(weight_gemm_op("router", T, s.experts, h, act, act, act));
+  v.push_back(elementwise_op("route_topk", T * s.experts, 5, 1, act));
+  v.push_back(grouped("experts_gate_up", 2 * f, h));
+  v.push_back(elementwise_op("silu_mul", rows * f, 5, 2, act));
+  v.push_back(grouped("experts_down", h, f));
+  op combine = elementwise_op("experts_combine", rows * h, 2, 1, act);
+  combine.bytes_written = T * h * element_bytes(act);  // k outputs weighted into one per token
+  v.push_back(combine);
+  return v;
+}
+
 }  // namespace
 
 const char* to_string(decode_attention_kernel k) {
@@ -46,8 +78,15 @@ precision decoder_gemm_precision(precision weights) {
 }
 
 double decoder_shape::parameters() const {
-  const double h = hidden, per_layer = h * (heads + 2.0 * kv_heads) * head_dim + heads * head_dim * h + 3.0 * h * ffn + 2 * h;
-  return vocab * h * (tied_embeddings ? 1 : 2) + layers * per_layer + h;
+  const double h = hidden, attention = h * (heads + 2.0 * kv_heads) * head_dim + heads * head_dim * h;
+  const double mlp = moe() ? experts * 3.0 * h * ffn + h * experts : 3.0 * h * ffn;
+  return vocab * h * (tied_embeddings ? 1 : 2) + layers * (attention + mlp + 2 * h) + h;
+}
+
+double decoder_experts_hit(const decoder_shape& s, double tokens) {
+  if (!s.moe() || !(tokens > 0)) return 0;
+  const double e = s.experts, miss = 1.0 - static_cast<double>(s.experts_per_token) / e;
+  return e * (1.0 - std::pow(miss, tokens));
 }
 
 std::string decoder_split_problem(const decoder_shape& s, int tp, int pp) {
@@ -60,6 +99,11 @@ std::string decoder_split_problem(const decoder_shape& s, int tp, int pp) {
     return "kv_heads (" + std::to_string(s.kv_heads) + ") neither split over nor divide " + std::to_string(tp) + " ranks";
   if (s.ffn % tp) return "ffn (" + std::to_string(s.ffn) + ") does not split over " + std::to_string(tp) + " ranks";
   if (s.heads % s.kv_heads) return "heads must be a multiple of kv_heads";
+  if (s.experts < 0) return "experts must be >= 0";
+  if (s.moe() && (s.experts_per_token < 1 || s.experts_per_token > s.experts))
+    return "experts_per_token (" + std::to_string(s.experts_per_token) + ") must be 1.." + std::to_string(s.experts) +
+           " (the experts)";
+  if (!s.moe() && s.experts_per_token != 0) return "experts_per_token needs experts > 0";
   return "";
 }
 
@@ -71,9 +115,13 @@ int decoder_stage_layers(const decoder_shape& s, int stages, int stage) {
 double decoder_weight_bytes_per_rank(const decoder_shape& s, const decoder_options& o) {
   const double tp = o.tensor_parallel, h = s.hidden, hd = s.head_dim, eb = element_bytes(o.weights);
   const double qkv = h * (s.heads / tp + 2 * kv_heads_per_rank(s, o.tensor_parallel)) * hd;
-  const double per_layer = qkv + s.heads / tp * hd * h + 3 * h * s.ffn / tp;
+  // Every rank holds its columns of every expert; the router stays in 16 bits (FP8
+  // checkpoints leave it unquantised) on every rank.
+  const double mlp = 3 * h * s.ffn / tp * (s.moe() ? s.experts : 1);
+  const double per_layer = qkv + s.heads / tp * hd * h + mlp;
   const double layers = decoder_stage_layers(s, o.pipeline_parallel, 0);
-  const double norms = (2.0 * layers + 1) * h * element_bytes(activation_precision(o.weights));
+  const double act_eb = element_bytes(activation_precision(o.weights));
+  const double norms = (2.0 * layers + 1) * h * act_eb + (s.moe() ? layers * h * s.experts * act_eb : 0.0);
   // The embedding sits on the first stage and the output projection on the last: one
   // matrix each when they are different stages.
   const double embed = s.vocab / tp * h * (o.pipeline_parallel > 1 || s.tied_embeddings ? 1 : 2);
@@ -148,9 +196,13 @@ op_graph decoder_iteration(const decoder_shape& s, const decoder_batch& b, const
     add(weight_gemm_op("o_proj", T, h, hpr * hd, mm, act, w));
     if (o.tensor_parallel > 1) add(collective_op("attn_all_reduce", collective_kind::all_reduce, T * h * act_eb, act));
     add(norm("ffn_norm", T, 2));
-    add(weight_gemm_op("gate_up_proj", T, 2 * s.ffn / tp, h, mm, act, w));
-    add(elementwise_op("silu_mul", T * s.ffn / tp, 5, 2, act));
-    add(weight_gemm_op("down_proj", T, h, s.ffn / tp, mm, act, w));
+    if (s.moe()) {
+      for (op x : moe_ffn(s, T, o)) add(x);
+    } else {
+      add(weight_gemm_op("gate_up_proj", T, 2 * s.ffn / tp, h, mm, act, w));
+      add(elementwise_op("silu_mul", T * s.ffn / tp, 5, 2, act));
+      add(weight_gemm_op("down_proj", T, h, s.ffn / tp, mm, act, w));
+    }
     if (o.tensor_parallel > 1) add(collective_op("ffn_all_reduce", collective_kind::all_reduce, T * h * act_eb, act));
   }
   // A stage before the last hands every new token's hidden state to the next stage's rank.

@@ -21,6 +21,8 @@ decoder_shape shape_from(const std::string& name, const model_params& p) {
   s.ffn = static_cast<int>(p.at("ffn"));
   s.vocab = static_cast<int>(p.at("vocab"));
   s.tied_embeddings = p.at("tied_embeddings") != 0;
+  s.experts = static_cast<int>(p.at("experts"));
+  s.experts_per_token = static_cast<int>(p.at("experts_per_token"));
   return s;
 }
 

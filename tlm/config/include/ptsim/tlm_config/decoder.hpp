@@ -2,7 +2,8 @@
 // Llama-style decoder-only transformers from their layer shapes: the operators of one
 // serving iteration (prefill chunks and decode steps batched together), split over
 // tensor-parallel ranks (Megatron-style: attention heads and FFN columns per rank, two
-// all-reduces per layer). Plain C++.
+// all-reduces per layer). The FFN is dense SwiGLU, or a mixture of SwiGLU experts with
+// top-k routing (Mixtral, Qwen3-MoE). Plain C++.
 #include <string>
 #include <vector>
 
@@ -18,13 +19,23 @@ struct decoder_shape {
   int heads = 32;
   int kv_heads = 8;    ///< grouped-query attention: key/value heads
   int head_dim = 128;
-  int ffn = 14336;     ///< SwiGLU inner width (gate and up projections each)
+  int ffn = 14336;     ///< SwiGLU inner width (gate and up projections each); of each expert in an MoE
   int vocab = 128256;
   bool tied_embeddings = false;  ///< LM head shares the embedding matrix
-  /// Parameters: embeddings, per layer (q, k, v, o, gate, up, down, two norms), final norm
-  /// and LM head.
+  /// Mixture of experts: 0 for a dense FFN; otherwise every layer's FFN is this many SwiGLU
+  /// experts of width `ffn`, and a router sends each token to `experts_per_token` of them.
+  int experts = 0;
+  int experts_per_token = 0;
+  bool moe() const { return experts > 0; }
+  /// Parameters: embeddings, per layer (q, k, v, o, gate, up, down of each expert, the
+  /// router, two norms), final norm and LM head.
   double parameters() const;
 };
+
+/// Experts of one MoE layer that at least one of `tokens` tokens is routed to, expected
+/// over independent, uniform top-k choices: E (1 - (1 - k/E)^tokens). Their weights are
+/// what an iteration reads; 0 for a dense model.
+double decoder_experts_hit(const decoder_shape& s, double tokens);
 
 /// What one iteration computes, summed over the sequences in it.
 struct decoder_batch {
@@ -89,8 +100,8 @@ double decoder_weight_bytes_per_rank(const decoder_shape& s, const decoder_optio
 double decoder_kv_bytes_per_token_per_rank(const decoder_shape& s, const decoder_options& o);
 /// The layers of pipeline stage `stage` of `stages`: the first layers % stages take one more.
 int decoder_stage_layers(const decoder_shape& s, int stages, int stage);
-/// Checks that heads, KV heads and FFN split evenly over the ranks and that the layers
-/// fill the pipeline stages; "" when fine.
+/// Checks that heads, KV heads and FFN split evenly over the ranks, that the layers fill
+/// the pipeline stages and that an MoE routes each token to 1..experts experts; "" when fine.
 std::string decoder_split_problem(const decoder_shape& s, int tensor_parallel, int pipeline_parallel = 1);
 
 /// Adds the attended-key sums of one prompt chunk of `chunk` tokens after `context`
