@@ -252,3 +252,90 @@ TEST_CASE("w4a16: 4-bit weights halve the bytes read per decoded token, the GEMM
   CHECK(decoder_weight_bytes_per_rank(s, w4) == near(gemm_w * 0.5 + norms));
   CHECK(element_bytes(parse_precision("int4")) == 0.5);
 }
+
+TEST_CASE("mixture-of-experts presets have the published parameter counts") {
+  // Mixtral 8x7B: per layer q,k,v 4096 x (32 + 2*8) x 128 = 25,165,824; o 16,777,216; 8
+  // experts x 3 x 4096 x 14336 = 1,409,286,144; router 4096 x 8 = 32,768; norms 8,192 ->
+  // 1,451,270,144 x 32 = 46,440,644,608; embeddings 2 x 32000 x 4096 = 262,144,000; final
+  // norm 4,096: 46,702,792,704, the model card's 46.7 B.
+  const decoder_shape mixtral = decoder_model("mixtral_8x7b", {});
+  CHECK(mixtral.moe());
+  CHECK(mixtral.parameters() == near(46'702'792'704.0));
+  // Qwen3-30B-A3B: q,k,v 2048 x (32 + 2*4) x 128 = 10,485,760; o 8,388,608; 128 x 3 x 2048 x
+  // 768 = 603,979,776; router 262,144; norms 4,096 -> 623,120,384 x 48 = 29,909,778,432;
+  // embeddings 2 x 151936 x 2048 = 622,329,856; final norm 2,048 (its per-head q/k norms,
+  // 12,288 parameters, are not counted).
+  CHECK(decoder_model("qwen3_30b_a3b", {}).parameters() == near(30'532'110'336.0));
+  // A dense preset stays dense; experts turn its FFN into that many of the same width.
+  CHECK_FALSE(decoder_model("llama3_8b", {}).moe());
+}
+
+TEST_CASE("experts hit by an iteration's tokens") {
+  const decoder_shape s = decoder_model("mixtral_8x7b", {});
+  // One token: exactly its k = 2 experts. Two: 8 (1 - (6/8)^2) = 3.5. Many: all eight.
+  CHECK(decoder_experts_hit(s, 1) == near(2.0));
+  CHECK(decoder_experts_hit(s, 2) == near(3.5));
+  CHECK(decoder_experts_hit(s, 1000) == near(8.0));
+  CHECK(decoder_experts_hit(s, 0) == 0);
+  CHECK(decoder_experts_hit(decoder_model("llama3_8b", {}), 100) == 0);
+}
+
+TEST_CASE("an MoE decode iteration reads the experts its tokens hit and computes k of them per token") {
+  const decoder_shape s = decoder_model("mixtral_8x7b", {});
+  decoder_options o;
+  o.tensor_parallel = 2;
+  o.weights = precision::fp8;
+  o.kv = precision::fp8;
+  const auto ffn_ops = [&](const op_graph& g, double& ops, double& weights) {
+    ops = weights = 0;
+    for (const auto& x : g.ops)
+      if (x.name == "experts_gate_up" || x.name == "experts_down") ops += x.ops, weights += x.weight_bytes;
+  };
+  for (double seqs : {1.0, 2.0, 64.0}) {
+    CAPTURE(seqs);
+    decoder_batch b;
+    b.decode_seqs = seqs;
+    b.decode_context = seqs * 100;
+    b.logits_rows = seqs;
+    double ops = 0, weights = 0;
+    ffn_ops(decoder_iteration(s, b, o), ops, weights);
+    // Arithmetic: seqs x 2 experts x 2 x 3 x 4096 x 14336/2 per layer, 32 layers.
+    CHECK(ops == near(seqs * 2 * 2 * 3 * 4096.0 * 7168 * 32));
+    // Weights read: the experts hit, each 3 x 4096 x 7168 FP8 bytes on a rank, per layer.
+    CHECK(weights == near(decoder_experts_hit(s, seqs) * 3 * 4096.0 * 7168 * 32));
+  }
+  // The router runs on every rank over every token, in 16 bits: 2 x 4096 x 8 per token per layer.
+  decoder_batch b;
+  b.decode_seqs = 10;
+  b.decode_context = 1000;
+  b.logits_rows = 10;
+  double router = 0;
+  for (const auto& x : decoder_iteration(s, b, o).ops)
+    if (x.name == "router") {
+      router += x.ops;
+      CHECK(x.prec == precision::bf16);
+    }
+  CHECK(router == near(10 * 2 * 4096.0 * 8 * 32));
+}
+
+TEST_CASE("an MoE rank holds its columns of every expert") {
+  const decoder_shape s = decoder_model("mixtral_8x7b", {});
+  decoder_options o;
+  o.tensor_parallel = 2;
+  o.weights = precision::fp8;
+  // Per layer: q,k,v 4096 x (16 + 2*4) x 128 = 12,582,912; o 8,388,608; experts 8 x 3 x 4096
+  // x 7168 = 704,643,072 (FP8, 1 B each) -> 725,614,592 x 32 = 23,219,666,944; embeddings
+  // 2 x 16000 x 4096 = 131,072,000 B; norms (2 x 32 + 1) x 4096 x 2 B = 532,480 and the
+  // router 32 x 4096 x 8 x 2 B = 2,097,152 in bf16.
+  CHECK(decoder_weight_bytes_per_rank(s, o) == near(23'219'666'944.0 + 131'072'000 + 532'480 + 2'097'152));
+}
+
+TEST_CASE("MoE shapes that cannot route are refused") {
+  decoder_shape s = decoder_model("mixtral_8x7b", {});
+  s.experts_per_token = 9;
+  CHECK(decoder_split_problem(s, 1).find("experts_per_token") != std::string::npos);
+  s.experts_per_token = 0;
+  CHECK(decoder_split_problem(s, 1).find("experts_per_token") != std::string::npos);
+  CHECK_THROWS_AS(decoder_model("llama3_8b", {{"experts_per_token", 2}}), std::invalid_argument);
+  CHECK(decoder_split_problem(decoder_model("mixtral_8x7b", {}), 2).empty());
+}
