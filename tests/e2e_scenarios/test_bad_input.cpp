@@ -58,6 +58,12 @@ TEST_CASE("impossible shapes") {
   const auto q = refuse("server-llm-serving.yaml", "--set workload.streams.chat.llm.tensor_parallel=1 "
                                                    "--set workload.streams.chat.llm.pipeline_parallel=88");
   CHECK(has(q.r.err, "layers (80) cannot fill 88 pipeline stages"));
+  // A mixture of experts that routes each token to more experts than it has.
+  const auto m = refuse("server-llm-serving.yaml", "--set workload.streams.chat.llm.model=mixtral_8x7b "
+                                                   "--set workload.streams.chat.llm.params.experts_per_token=9");
+  CHECK(m.r.exit_code == 2);
+  CHECK(has(m.r.err, "experts_per_token (9) must be 1..8 (the experts)"));
+  CHECK_FALSE(m.wrote);
   const auto y = refuse("server-training.yaml", "--set workload.streams.train.stages.1.params.heads=0");
   CHECK(y.r.exit_code == 2);
   CHECK(has(y.r.err, "'heads' must be >= 1"));
