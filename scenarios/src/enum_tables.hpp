@@ -64,7 +64,8 @@ inline constexpr enum_table<thermal::initial_state, 3> initial_states{{{"ambient
                                                                        {"steady", thermal::initial_state::steady},
                                                                        {"file", thermal::initial_state::file}}};
 
-inline constexpr enum_table<tlm_config::op_kind, 11> op_kinds{{{"gemm", tlm_config::op_kind::gemm},
+inline constexpr enum_table<tlm_config::op_kind, 12> op_kinds{{{"gemm", tlm_config::op_kind::gemm},
+                                                      {"expert_gemm", tlm_config::op_kind::expert_gemm},
                                                       {"conv", tlm_config::op_kind::conv},
                                                       {"attention", tlm_config::op_kind::attention},
                                                       {"per_head_attention", tlm_config::op_kind::per_head_attention},

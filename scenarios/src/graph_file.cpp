@@ -67,7 +67,8 @@ bool read_op(const view& n, std::size_t i, tlm_config::precision prec, tlm_confi
       o.name = name;
       o.kind = kind;
       o.prec = prec;
-      const bool tensor_kind = kind == tlm_config::op_kind::gemm || kind == tlm_config::op_kind::conv || kind == tlm_config::op_kind::attention;
+      const bool tensor_kind = tlm_config::settings_fallback(kind) == tlm_config::op_kind::gemm ||
+                               kind == tlm_config::op_kind::conv || kind == tlm_config::op_kind::attention;
       o.cls = n.has("class") ? value_of(op_classes, n.str("class"))
                              : tensor_kind ? tlm_config::op_class::tensor : tlm_config::op_class::vector;
       o.ops = num("flops");

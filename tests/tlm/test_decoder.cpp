@@ -289,7 +289,11 @@ TEST_CASE("an MoE decode iteration reads the experts its tokens hit and computes
   const auto ffn_ops = [&](const op_graph& g, double& ops, double& weights) {
     ops = weights = 0;
     for (const auto& x : g.ops)
-      if (x.name == "experts_gate_up" || x.name == "experts_down") ops += x.ops, weights += x.weight_bytes;
+      if (x.name == "experts_gate_up" || x.name == "experts_down") {
+        CHECK(x.kind == op_kind::expert_gemm);
+        ops += x.ops;
+        weights += x.weight_bytes;
+      }
   };
   for (double seqs : {1.0, 2.0, 64.0}) {
     CAPTURE(seqs);

@@ -43,11 +43,24 @@ void compute_unit::submit(const job& j) {
 double compute_unit::peak_per_cycle(const op& o) const { return unit_peak_per_cycle(cfg_, o); }
 
 namespace {
-// A per-operator-kind setting; a kind without an entry takes 1 (full efficiency, the
-// roofline's overlap, full activity).
+// A per-operator-kind setting; a kind without an entry takes its fallback kind's
+// (expert_gemm: gemm's), then 1 (full efficiency, the roofline's overlap, full activity).
 double for_kind(const std::map<op_kind, double>& m, op_kind k) {
-  auto it = m.find(k);
-  return it != m.end() ? it->second : 1.0;
+  for (op_kind x : {k, settings_fallback(k)}) {
+    auto it = m.find(x);
+    if (it != m.end()) return it->second;
+  }
+  return 1.0;
+}
+
+// The most specific of a kind's own entries: at its precision, then for the kind.
+template <class PrecisionMap>
+const double* own_entry(const PrecisionMap& at_precision, const std::map<op_kind, double>& per_kind, op_kind k,
+                        precision p) {
+  auto at = at_precision.find({k, p});
+  if (at != at_precision.end()) return &at->second;
+  auto it = per_kind.find(k);
+  return it != per_kind.end() ? &it->second : nullptr;
 }
 }  // namespace
 
@@ -56,26 +69,33 @@ double compute_unit::memory_efficiency_for(const op& o) const { return for_kind(
 double compute_unit::overlap_for(const op& o) const { return for_kind(cfg_.overlap, o.kind); }
 
 double compute_unit::activity_for(const op& o) const {
-  auto at = cfg_.op_precision_activity.find({o.kind, o.prec});
-  return at != cfg_.op_precision_activity.end() ? at->second : for_kind(cfg_.op_activity, o.kind);
+  for (op_kind k : {o.kind, settings_fallback(o.kind)})
+    if (const double* v = own_entry(cfg_.op_precision_activity, cfg_.op_activity, k, o.prec)) return *v;
+  return 1.0;
 }
 
 double compute_unit::efficiency_for(const op& o) const {
   double share = forward_efficiency_for(o);
   if (o.backward) {
-    auto bp = cfg_.backward_precision_efficiency.find({o.kind, o.prec});
-    share *= bp != cfg_.backward_precision_efficiency.end() ? bp->second : for_kind(cfg_.backward_efficiency, o.kind);
+    const double* b = nullptr;
+    for (op_kind k : {o.kind, settings_fallback(o.kind)})
+      if (!b) b = own_entry(cfg_.backward_precision_efficiency, cfg_.backward_efficiency, k, o.prec);
+    share *= b ? *b : 1.0;
   }
   return share;
 }
 
 double compute_unit::forward_efficiency_for(const op& o) const {
-  auto at = cfg_.op_precision_efficiency.find({o.kind, o.prec});
-  if (at != cfg_.op_precision_efficiency.end()) return at->second;
-  auto ar = cfg_.op_rules_efficiency.find({o.kind, o.rules});
-  if (ar != cfg_.op_rules_efficiency.end()) return ar->second;
-  auto it = cfg_.op_efficiency.find(o.kind);
-  if (it != cfg_.op_efficiency.end()) return it->second;
+  // At the kind's precision, then under its graph's rule set, then for the kind; a kind
+  // with none of its own (expert_gemm) goes through the same for its fallback.
+  for (op_kind k : {o.kind, settings_fallback(o.kind)}) {
+    auto at = cfg_.op_precision_efficiency.find({k, o.prec});
+    if (at != cfg_.op_precision_efficiency.end()) return at->second;
+    auto ar = cfg_.op_rules_efficiency.find({k, o.rules});
+    if (ar != cfg_.op_rules_efficiency.end()) return ar->second;
+    auto it = cfg_.op_efficiency.find(k);
+    if (it != cfg_.op_efficiency.end()) return it->second;
+  }
   return o.cls == op_class::tensor ? cfg_.efficiency : cfg_.vector_efficiency;
 }
 

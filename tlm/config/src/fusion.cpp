@@ -69,7 +69,7 @@ void split_attention(const op& a, std::vector<op>& out) {
 // does the same for SwiGLU). The consumer must read at least the producer's whole output
 // (a residual add reads it and the shortcut) in as many kernels.
 bool epilogue(const op& producer, const op& consumer) {
-  if (producer.kind != op_kind::conv && producer.kind != op_kind::gemm) return false;
+  if (producer.kind != op_kind::conv && settings_fallback(producer.kind) != op_kind::gemm) return false;
   if (consumer.kind != op_kind::elementwise || consumer.repeat != producer.repeat) return false;
   return consumer.bytes_read - consumer.weight_bytes >= producer.bytes_written;
 }

@@ -47,7 +47,7 @@ const char* to_string(op_class c) {
 }
 
 namespace {
-constexpr op_kind all_kinds[] = {op_kind::gemm,      op_kind::conv, op_kind::attention,  op_kind::per_head_attention, op_kind::elementwise,
+constexpr op_kind all_kinds[] = {op_kind::gemm,      op_kind::expert_gemm, op_kind::conv, op_kind::attention,  op_kind::per_head_attention, op_kind::elementwise,
                                  op_kind::norm,      op_kind::embedding, op_kind::pool, op_kind::collective,
                                  op_kind::transfer,  op_kind::other};
 }
@@ -55,6 +55,7 @@ constexpr op_kind all_kinds[] = {op_kind::gemm,      op_kind::conv, op_kind::att
 const char* to_string(op_kind k) {
   switch (k) {
     case op_kind::gemm: return "gemm";
+    case op_kind::expert_gemm: return "expert_gemm";
     case op_kind::conv: return "conv";
     case op_kind::attention: return "attention";
     case op_kind::per_head_attention: return "per_head_attention";
@@ -68,6 +69,8 @@ const char* to_string(op_kind k) {
   }
   return "?";
 }
+
+op_kind settings_fallback(op_kind k) { return k == op_kind::expert_gemm ? op_kind::gemm : k; }
 
 bool attends(op_kind k) { return k == op_kind::attention || k == op_kind::per_head_attention; }
 

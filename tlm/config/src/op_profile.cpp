@@ -12,7 +12,7 @@ namespace ptsim::tlm_config {
 
 namespace {
 
-bool exact_is_nk(op_kind k) { return k == op_kind::gemm || k == op_kind::conv; }
+bool exact_is_nk(op_kind k) { return settings_fallback(k) == op_kind::gemm || k == op_kind::conv; }
 
 // The exact fields of a kind (see the header): n and k for gemm and conv, k otherwise.
 std::pair<double, double> exact_fields(op_kind kind, double n, double k) {

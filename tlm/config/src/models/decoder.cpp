@@ -33,14 +33,16 @@ double kv_heads_per_rank(const decoder_shape& s, int tp) {
 
 // One layer's mixture-of-experts FFN on a rank, for T tokens: the router's logits and
 // top-k, then grouped GEMMs (one kernel over all experts, as TensorRT-LLM's and vLLM's
-// fused MoE run it) whose rows are the T x k routed tokens and whose weights are those
-// of the experts hit, then the weighted sum of each token's k outputs.
+// fused MoE run it; kind expert_gemm, which takes gemm's settings unless a unit gives its
+// own) whose rows are the T x k routed tokens and whose weights are those of the experts
+// hit, then the weighted sum of each token's k outputs.
 std::vector<op> moe_ffn(const decoder_shape& s, double T, const decoder_options& o) {
   const precision w = o.weights, act = activation_precision(w), mm = decoder_gemm_precision(w);
   const double h = s.hidden, f = s.ffn / static_cast<double>(o.tensor_parallel), k = s.experts_per_token;
   const double rows = T * k, hit = decoder_experts_hit(s, T);
   const auto grouped = [&](const char* name, double n, double inner) {
     op g = weight_gemm_op(name, rows, n, inner, mm, act, w);
+    g.kind = op_kind::expert_gemm;
     const double one = g.weight_bytes;  // one expert's matrix
     g.bytes_read += (hit - 1) * one;
     g.weight_bytes = hit * one;

@@ -27,8 +27,13 @@ const char* to_string(op_class c);
 /// per_head_attention: decode steps' attention run one thread block per query head on the
 /// vector units (decoder.hpp, decode_attention_kernel::per_head); its own kind so that its
 /// efficiency is not attention's (a tensor-core kernel).
-enum class op_kind { gemm, conv, attention, per_head_attention, elementwise, norm, embedding, pool, collective, transfer, other };
+/// expert_gemm: a mixture of experts' grouped GEMM (one kernel over every expert's rows and
+/// weights), which reaches its own share of peak; a unit without settings for it takes gemm's.
+enum class op_kind { gemm, expert_gemm, conv, attention, per_head_attention, elementwise, norm, embedding, pool, collective, transfer, other };
 const char* to_string(op_kind k);
+/// The kind whose settings (efficiency, overlap, activity, memory efficiency) a kind takes
+/// where a unit gives none for it: gemm for expert_gemm; the kind itself otherwise.
+op_kind settings_fallback(op_kind k);
 /// Attention of either kind: its size is the keys attended (shape n), summed over queries.
 bool attends(op_kind k);
 /// Parses the names printed by to_string; throws std::invalid_argument otherwise.
