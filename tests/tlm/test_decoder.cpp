@@ -18,6 +18,14 @@ double sum_ops(const op_graph& g, op_kind k) {
     if (o.kind == k) s += o.ops;
   return s;
 }
+// FP8 weights and KV cache over `tp` tensor-parallel ranks.
+decoder_options fp8_ranks(int tp) {
+  decoder_options o;
+  o.tensor_parallel = tp;
+  o.weights = precision::fp8;
+  o.kv = precision::fp8;
+  return o;
+}
 double sum_weights(const op_graph& g) {
   double s = 0;
   for (const auto& o : g.ops) s += o.weight_bytes;
@@ -50,10 +58,7 @@ TEST_CASE("decoder presets have the published parameter counts") {
 
 TEST_CASE("a decode iteration of Llama 2 70B on 4 tensor-parallel ranks") {
   const decoder_shape s = decoder_model("llama2_70b", {});
-  decoder_options o;
-  o.tensor_parallel = 4;
-  o.weights = precision::fp8;
-  o.kv = precision::fp8;
+  const decoder_options o = fp8_ranks(4);
   decoder_batch b;
   b.decode_seqs = 16;
   b.decode_context = 16 * 1000.0;
@@ -282,10 +287,7 @@ TEST_CASE("experts hit by an iteration's tokens") {
 
 TEST_CASE("an MoE decode iteration reads the experts its tokens hit and computes k of them per token") {
   const decoder_shape s = decoder_model("mixtral_8x7b", {});
-  decoder_options o;
-  o.tensor_parallel = 2;
-  o.weights = precision::fp8;
-  o.kv = precision::fp8;
+  const decoder_options o = fp8_ranks(2);
   const auto ffn_ops = [&](const op_graph& g, double& ops, double& weights) {
     ops = weights = 0;
     for (const auto& x : g.ops)
@@ -324,9 +326,7 @@ TEST_CASE("an MoE decode iteration reads the experts its tokens hit and computes
 
 TEST_CASE("an MoE rank holds its columns of every expert") {
   const decoder_shape s = decoder_model("mixtral_8x7b", {});
-  decoder_options o;
-  o.tensor_parallel = 2;
-  o.weights = precision::fp8;
+  const decoder_options o = fp8_ranks(2);
   // Per layer: q,k,v 4096 x (16 + 2*4) x 128 = 12,582,912; o 8,388,608; experts 8 x 3 x 4096
   // x 7168 = 704,643,072 (FP8, 1 B each) -> 725,614,592 x 32 = 23,219,666,944; embeddings
   // 2 x 16000 x 4096 = 131,072,000 B; norms (2 x 32 + 1) x 4096 x 2 B = 532,480 and the
