@@ -343,3 +343,21 @@ TEST_CASE("MoE shapes that cannot route are refused") {
   CHECK_THROWS_AS(decoder_model("llama3_8b", {{"experts_per_token", 2}}), std::invalid_argument);
   CHECK(decoder_split_problem(decoder_model("mixtral_8x7b", {}), 2).empty());
 }
+
+TEST_CASE("a generation graph holds the model's weights once, however many decode steps re-read them") {
+  // Llama 3 8B in bf16: 8,030,261,248 parameters x 2 B (norms in bf16 too), whatever the
+  // number of output tokens; the decode steps' operators still read them every step.
+  for (double out : {1.0, 2.0, 128.0}) {
+    CAPTURE(out);
+    const op_graph g = build_model("llama3_8b", {{"batch", 8}, {"prompt", 128}, {"output", out}}, precision::bf16);
+    CHECK(g.weight_bytes() == near(8'030'261'248.0 * 2));
+    double read = 0;
+    for (const auto& x : g.ops) read += x.bytes_read;
+    CHECK(read > out * 8'030'261'248.0 * 2 * 0.9);  // every step streams (nearly) all of them
+  }
+  // An MoE holds all its experts even when a short prompt's tokens hit only some of them.
+  decoder_options o;
+  o.weights = precision::bf16;
+  const op_graph m = build_model("mixtral_8x7b", {{"prompt", 1}, {"output", 4}}, precision::bf16);
+  CHECK(m.weight_bytes() == near(decoder_weight_bytes_per_rank(decoder_model("mixtral_8x7b", {}), o)));
+}

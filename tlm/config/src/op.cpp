@@ -102,6 +102,7 @@ double op_graph::total_bytes() const {
 }
 
 double op_graph::weight_bytes() const {
+  if (resident_weights >= 0) return resident_weights;
   double s = 0;
   for (const auto& o : ops) s += o.weight_bytes;
   return s;

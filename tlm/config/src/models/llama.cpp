@@ -40,6 +40,9 @@ op_graph llama_generate(const std::string& name, const model_params& p, precisio
   pre.logits_rows = batch;
   op_graph g = decoder_iteration(s, pre, o);
   g.name = name;
+  // The decode steps re-read the prefill's weights (their weight_bytes count the traffic,
+  // steps times over): what must fit is the model once.
+  g.resident_weights = decoder_weight_bytes_per_rank(s, o);
   const double steps = out - 1;
   if (steps > 0) {
     decoder_batch dec;

@@ -117,7 +117,11 @@ struct op_graph {
   std::vector<op> ops;
   double total_ops() const;
   double total_bytes() const;
-  /// Resident parameters (B): the sum of the operators' weight_bytes.
+  /// Set (>= 0) by a builder whose operators re-read weights that other operators hold (a
+  /// generation's decode steps, folded over the same layers as its prefill): the parameters
+  /// resident, which weight_bytes() returns instead of the operators' sum.
+  double resident_weights = -1;
+  /// Resident parameters (B): the sum of the operators' weight_bytes, or resident_weights.
   double weight_bytes() const;
 };
 
