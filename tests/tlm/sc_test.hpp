@@ -40,6 +40,15 @@ inline compute_unit_config unit(const std::string& name, const std::string& doma
   return u;
 }
 
+/// The FP8 GEMM tests' unit: 4 cores x 256 int8 and fp8 ops per cycle, share 0.75, its FP8
+/// GEMMs at 0.4 of peak (op_efficiency gemm_fp8).
+inline compute_unit_config fp8_gemm_unit(const std::string& name) {
+  compute_unit_config u = unit(name, "d0", 4, 256, 0.75);
+  u.ops_per_cycle[precision::fp8] = 256;
+  u.op_precision_efficiency[{op_kind::gemm, precision::fp8}] = 0.4;
+  return u;
+}
+
 /// One NoC ("noc": `noc_Bps`, `noc_latency_s`) in front of one DRAM ("dram": peak
 /// `mem_Bps`, efficiency `mem_eff`, latency `mem_latency_s`).
 inline platform_config memory_system(double noc_Bps, double noc_latency_s, double mem_Bps, double mem_eff,

@@ -10,9 +10,7 @@ using namespace sc_test;
 // gemm_fp8's 0.4: 2e9 / (4 x 256 x 1 GHz x 0.4) = 4.8828 ms, + 5 us launch.
 TEST_CASE("expert_gemm takes gemm's share of peak, activity and overlap unless it has its own") {
   platform_config pc = memory_system(100e9, 30e-9, 10e9, 0.8, 100e-9);
-  compute_unit_config u = unit("npu", "d0", 4, 256, 0.75);
-  u.ops_per_cycle[precision::fp8] = 256;
-  u.op_precision_efficiency[{op_kind::gemm, precision::fp8}] = 0.4;
+  compute_unit_config u = fp8_gemm_unit("npu");
   u.op_activity[op_kind::gemm] = 0.8;
   u.overlap[op_kind::gemm] = 0.3;
   u.memory_efficiency[op_kind::gemm] = 0.9;

@@ -11,10 +11,7 @@ using namespace sc_test;
 // and 2.6042 ms at 0.75 (+ 5 us launch; the 1 KiB of traffic is negligible).
 TEST_CASE("gemm_fp8: FP8 GEMMs take their own share of peak; int8 GEMMs and other kinds do not") {
   platform_config pc = memory_system(100e9, 30e-9, 10e9, 0.8, 100e-9);
-  compute_unit_config u = unit("npu", "d0", 4, 256, 0.75);
-  u.ops_per_cycle[precision::fp8] = 256;
-  u.op_precision_efficiency[{op_kind::gemm, precision::fp8}] = 0.4;
-  pc.units.push_back(u);
+  pc.units.push_back(fp8_gemm_unit("npu"));
   op_graph g = one_op("gemm8", op_class::tensor, 2e9, 512, 512);
   g.ops[0].kind = op_kind::gemm;
   g.ops[0].prec = precision::fp8;
