@@ -301,7 +301,8 @@ TEST_CASE("an MoE decode iteration reads the experts its tokens hit and computes
   };
   // Experts hit by 1, 2 and 64 tokens: 2, 8 (1 - 0.75^2) = 3.5 and 8 (1 - 0.75^64) (all but 1e-7).
   const std::pair<double, double> cases[] = {{1.0, 2.0}, {2.0, 3.5}, {64.0, 8 * (1 - std::pow(0.75, 64))}};
-  for (const auto& [seqs, hit] : cases) {
+  for (const auto& c : cases) {
+    const double seqs = c.first, hit = c.second;
     CAPTURE(seqs);
     decoder_batch b;
     b.decode_seqs = seqs;
