@@ -43,10 +43,23 @@ void compute_unit::submit(const job& j) {
 double compute_unit::peak_per_cycle(const op& o) const { return unit_peak_per_cycle(cfg_, o); }
 
 namespace {
+// The kinds whose settings apply to `k`, most specific first: itself, then its fallback
+// kind if it has one (a kind that is its own fallback is looked up once: this is per operator).
+struct kind_chain {
+  op_kind kinds[2];
+  int n;
+  const op_kind* begin() const { return kinds; }
+  const op_kind* end() const { return kinds + n; }
+};
+kind_chain kinds_to_try(op_kind k) {
+  const op_kind f = settings_fallback(k);
+  return {{k, f}, f == k ? 1 : 2};
+}
+
 // A per-operator-kind setting; a kind without an entry takes its fallback kind's
 // (expert_gemm: gemm's), then 1 (full efficiency, the roofline's overlap, full activity).
 double for_kind(const std::map<op_kind, double>& m, op_kind k) {
-  for (op_kind x : {k, settings_fallback(k)}) {
+  for (op_kind x : kinds_to_try(k)) {
     auto it = m.find(x);
     if (it != m.end()) return it->second;
   }
@@ -69,7 +82,7 @@ double compute_unit::memory_efficiency_for(const op& o) const { return for_kind(
 double compute_unit::overlap_for(const op& o) const { return for_kind(cfg_.overlap, o.kind); }
 
 double compute_unit::activity_for(const op& o) const {
-  for (op_kind k : {o.kind, settings_fallback(o.kind)})
+  for (op_kind k : kinds_to_try(o.kind))
     if (const double* v = own_entry(cfg_.op_precision_activity, cfg_.op_activity, k, o.prec)) return *v;
   return 1.0;
 }
@@ -78,7 +91,7 @@ double compute_unit::efficiency_for(const op& o) const {
   double share = forward_efficiency_for(o);
   if (o.backward) {
     const double* b = nullptr;
-    for (op_kind k : {o.kind, settings_fallback(o.kind)})
+    for (op_kind k : kinds_to_try(o.kind))
       if (!b) b = own_entry(cfg_.backward_precision_efficiency, cfg_.backward_efficiency, k, o.prec);
     share *= b ? *b : 1.0;
   }
@@ -88,7 +101,7 @@ double compute_unit::efficiency_for(const op& o) const {
 double compute_unit::forward_efficiency_for(const op& o) const {
   // At the kind's precision, then under its graph's rule set, then for the kind; a kind
   // with none of its own (expert_gemm) goes through the same for its fallback.
-  for (op_kind k : {o.kind, settings_fallback(o.kind)}) {
+  for (op_kind k : kinds_to_try(o.kind)) {
     auto at = cfg_.op_precision_efficiency.find({k, o.prec});
     if (at != cfg_.op_precision_efficiency.end()) return at->second;
     auto ar = cfg_.op_rules_efficiency.find({k, o.rules});

@@ -123,11 +123,12 @@ double decoder_weight_bytes_per_rank(const decoder_shape& s, const decoder_optio
   const double per_layer = qkv + s.heads / tp * hd * h + mlp;
   const double layers = decoder_stage_layers(s, o.pipeline_parallel, 0);
   const double act_eb = element_bytes(activation_precision(o.weights));
-  const double norms = (2.0 * layers + 1) * h * act_eb + (s.moe() ? layers * h * s.experts * act_eb : 0.0);
+  const double norms = (2.0 * layers + 1) * h * act_eb;
+  const double routers = s.moe() ? layers * h * s.experts * act_eb : 0.0;
   // The embedding sits on the first stage and the output projection on the last: one
   // matrix each when they are different stages.
   const double embed = s.vocab / tp * h * (o.pipeline_parallel > 1 || s.tied_embeddings ? 1 : 2);
-  return (layers * per_layer + embed) * eb + norms;
+  return (layers * per_layer + embed) * eb + norms + routers;
 }
 
 double decoder_kv_bytes_per_token_per_rank(const decoder_shape& s, const decoder_options& o) {
