@@ -67,6 +67,12 @@ TEST_CASE("impossible shapes") {
   const auto y = refuse("server-training.yaml", "--set workload.streams.train.stages.1.params.heads=0");
   CHECK(y.r.exit_code == 2);
   CHECK(has(y.r.err, "'heads' must be >= 1"));
+  CHECK_FALSE(y.wrote);
+  const auto z = refuse("server-llm-serving.yaml", "--set workload.streams.chat.llm.model=mixtral_8x7b "
+                                                   "--set workload.streams.chat.llm.params.experts=1e12");
+  CHECK(z.r.exit_code == 2);
+  CHECK(has(z.r.err, "'experts' must be <= 16777216, found 1e+12"));
+  CHECK_FALSE(z.wrote);
 }
 
 TEST_CASE("a decode attention kernel that does not exist, and per_head on units without fp32") {

@@ -9,6 +9,7 @@
 
 #include "approx.hpp"
 
+#include <cmath>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -124,6 +125,20 @@ TEST_CASE("model zoo: unknown models, unknown parameters and out-of-range values
   CHECK_THROWS_WITH_AS(build_model("mobilenet_v2", {{"resolution", 16}}, precision::int8),
                        doctest::Contains("resolution"), std::invalid_argument);
   CHECK_THROWS_AS(build_model("mobilenet_v2", {{"width", 0.0}}, precision::int8), std::invalid_argument);
+  // A decoder's shape is whole numbers held as int: past 2^24, or a fraction, is refused
+  // rather than wrapped or truncated (1e12 experts would wrap to a negative count).
+  CHECK_THROWS_WITH_AS(decoder_model("mixtral_8x7b", {{"experts", 1e12}}),
+                       doctest::Contains("'experts' must be <= 16777216, found 1e+12"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(build_model("llama3_8b", {{"layers", 31.5}}, precision::fp8),
+                       doctest::Contains("'layers' must be a whole number, found 31.5"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(build_model("llama3_8b", {{"tied_embeddings", 2}}, precision::fp8),
+                       doctest::Contains("'tied_embeddings' must be <= 1"), std::invalid_argument);
+  CHECK(decoder_model("llama3_8b", {{"hidden", 1 << 24}}).hidden == 1 << 24);
+  // At the bound, products of two shape numbers stay exact (formed in double, not int).
+  // Hidden 1, one KV head: attention (2^24 + 2) 2^24 + 2^24 2^24 = 2^49 + 2^25 per layer,
+  // SwiGLU 3 x 14336, two norms; 128256 x 2 embeddings and head; the final norm.
+  const auto wide = decoder_model("llama3_8b", {{"heads", 1 << 24}, {"head_dim", 1 << 24}, {"hidden", 1}, {"kv_heads", 1}});
+  CHECK(wide.parameters() == 128256.0 * 2 + 32 * (std::ldexp(1, 49) + std::ldexp(1, 25) + 3 * 14336.0 + 2) + 1);
   // The zoo lists its models sorted by name, each with its parameters declared.
   const auto& zoo = model_zoo();
   REQUIRE(zoo.size() >= 2);

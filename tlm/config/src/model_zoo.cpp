@@ -1,6 +1,9 @@
 #include "ptsim/tlm_config/model_zoo.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <iomanip>
+#include <sstream>
 #include <stdexcept>
 
 #include "models/models.hpp"
@@ -38,20 +41,27 @@ constexpr decoder_preset decoder_presets[] = {
      128, 768, 151936, 0, 128, 8},
 };
 
+// A decoder's shape is whole numbers stored as int: bounded well inside int's range, and
+// products of two of them are formed in double (decoder_shape::parameters).
+constexpr double max_shape = 1 << 24;
+
 std::vector<model_param> decoder_params(const decoder_preset& d) {
+  const auto shape = [](const char* name, double v, const char* meaning, double min) {
+    return model_param{name, v, meaning, min, max_shape, true};
+  };
   return {{"batch", 1, "sequences generated together", 1},
           {"prompt", 128, "prompt tokens per sequence", 1},
           {"output", 128, "tokens generated per sequence", 1},
-          {"layers", d.layers, "decoder layers", 1},
-          {"hidden", d.hidden, "hidden size", 1},
-          {"heads", d.heads, "attention (query) heads", 1},
-          {"kv_heads", d.kv_heads, "key/value heads (grouped-query attention)", 1},
-          {"head_dim", d.head_dim, "size of one head", 1},
-          {"ffn", d.ffn, "SwiGLU inner width (of each expert in a mixture of experts)", 1},
-          {"vocab", d.vocab, "vocabulary size", 1},
-          {"tied_embeddings", d.tied, "1: the LM head shares the embedding matrix", 0},
-          {"experts", d.experts, "FFN experts per layer (0: one dense FFN)", 0},
-          {"experts_per_token", d.experts_per_token, "experts each token is routed to (top-k)", 0}};
+          shape("layers", d.layers, "decoder layers", 1),
+          shape("hidden", d.hidden, "hidden size", 1),
+          shape("heads", d.heads, "attention (query) heads", 1),
+          shape("kv_heads", d.kv_heads, "key/value heads (grouped-query attention)", 1),
+          shape("head_dim", d.head_dim, "size of one head", 1),
+          shape("ffn", d.ffn, "SwiGLU inner width (of each expert in a mixture of experts)", 1),
+          shape("vocab", d.vocab, "vocabulary size", 1),
+          {"tied_embeddings", d.tied, "1: the LM head shares the embedding matrix", 0, 1, true},
+          shape("experts", d.experts, "FFN experts per layer (0: one dense FFN)", 0),
+          shape("experts_per_token", d.experts_per_token, "experts each token is routed to (top-k)", 0)};
 }
 
 std::vector<model_param> bert_params(double layers, double hidden, double heads, double ffn) {
@@ -136,6 +146,12 @@ const entry& find_entry(const std::string& name) {
   throw std::invalid_argument("unknown model '" + name + "' (models: " + valid + ")");
 }
 
+std::string number(double v) {
+  std::ostringstream o;
+  o << std::setprecision(10) << v;
+  return o.str();
+}
+
 model_params with_defaults(const entry& e, const model_params& given) {
   model_params p;
   for (const auto& mp : e.info.params) p[mp.name] = mp.default_value;
@@ -148,10 +164,14 @@ model_params with_defaults(const entry& e, const model_params& given) {
     }
     it->second = v;
   }
-  for (const auto& mp : e.info.params)
-    if (!(p[mp.name] >= mp.min_value))
-      throw std::invalid_argument("model '" + e.info.name + "': parameter '" + mp.name + "' must be >= " +
-                                  std::to_string(mp.min_value) + ", found " + std::to_string(p[mp.name]));
+  for (const auto& mp : e.info.params) {
+    const double v = p[mp.name];
+    const std::string where = "model '" + e.info.name + "': parameter '" + mp.name + "' must be ";
+    if (!(v >= mp.min_value)) throw std::invalid_argument(where + ">= " + number(mp.min_value) + ", found " + number(v));
+    if (!(v <= mp.max_value)) throw std::invalid_argument(where + "<= " + number(mp.max_value) + ", found " + number(v));
+    if (mp.whole && v != std::floor(v))
+      throw std::invalid_argument(where + "a whole number, found " + number(v));
+  }
   return p;
 }
 

@@ -80,7 +80,7 @@ precision decoder_gemm_precision(precision weights) {
 }
 
 double decoder_shape::parameters() const {
-  const double h = hidden, attention = h * (heads + 2.0 * kv_heads) * head_dim + heads * head_dim * h;
+  const double h = hidden, attention = h * (heads + 2.0 * kv_heads) * head_dim + h * heads * head_dim;
   const double mlp = moe() ? experts * 3.0 * h * ffn + h * experts : 3.0 * h * ffn;
   return vocab * h * (tied_embeddings ? 1 : 2) + layers * (attention + mlp + 2 * h) + h;
 }

@@ -17,6 +17,11 @@ struct model_param {
   double default_value;
   std::string meaning;
   double min_value;  ///< inclusive lower bound
+  /// Inclusive upper bound: a layer shape is stored as an int, so a value past it would
+  /// wrap instead of failing.
+  double max_value = 1e300;
+  /// Only whole numbers make sense (a count of layers, heads, experts).
+  bool whole = false;
 };
 
 struct model_info {
@@ -31,8 +36,8 @@ using model_params = std::map<std::string, double>;
 /// All models in the zoo, sorted by name.
 const std::vector<model_info>& model_zoo();
 const model_info* find_model(const std::string& name);
-/// Builds a model's operator graph. Unknown names or params, or values below their
-/// minimum, throw std::invalid_argument naming the parameter and its valid range.
+/// Builds a model's operator graph. Unknown names or params, values outside their range,
+/// or fractions where a whole number is needed, throw std::invalid_argument naming the parameter and its valid range.
 op_graph build_model(const std::string& name, const model_params& params, precision prec);
 /// The layer shape of a decoder model with `params` applied (same checks as build_model);
 /// throws std::invalid_argument when `name` is not a decoder.
