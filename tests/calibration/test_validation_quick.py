@@ -5,8 +5,8 @@ runs (no run fails), the command exits 0 (each case within its tolerance or mark
 error = model / measured - 1 (relative) or model - measured (absolute).
 
 Usage: test_validation_quick.py PTSIM VALIDATION_DIR [CASE,CASE,...]
-With a list of cases, only those run (the sanitizer pass: the code paths, not every case's
-numbers; the plain build runs them all).
+With a list of cases, only those run (CI: the code paths, not every case's numbers, which
+calibration_readme_compare checks in full in the plain build).
 """
 import json
 import math
