@@ -53,8 +53,10 @@ OSL = "workload.streams.chat.llm.output_tokens"
 TP = "workload.streams.chat.llm.tensor_parallel"
 
 
-def round_up(x, step):
-    return step * math.ceil(x / step)
+def round_up(x, brackets, least):
+    """x rounded up to the step of the first bracket (below, step) it lies below, at least `least`."""
+    step = next(step for below, step in brackets if x < below)
+    return max(least, step * math.ceil(x / step))
 
 
 def limits(model, gib_per_gpu, tp, kv_share, isl, osl, raise_to_prompt):
@@ -66,18 +68,8 @@ def limits(model, gib_per_gpu, tp, kv_share, isl, osl, raise_to_prompt):
     requests = free_gib * kv_share / (kv_gib_per_token * (isl + osl))
     batch = min(requests, 4096)
     tokens = min(batch * (1 + isl / osl), 32768)
-    if batch < 256:
-        batch = max(64, round_up(batch, 32))
-    elif batch < 1024:
-        batch = round_up(batch, 128)
-    else:
-        batch = round_up(batch, 256)
-    if tokens < 4096:
-        tokens = max(2048, round_up(tokens, 256))
-    elif tokens < 8192:
-        tokens = round_up(tokens, 512)
-    else:
-        tokens = round_up(tokens, 1024)
+    batch = round_up(batch, [(256, 32), (1024, 128), (math.inf, 256)], 64)
+    tokens = round_up(tokens, [(4096, 256), (8192, 512), (math.inf, 1024)], 2048)
     if raise_to_prompt:
         tokens = max(tokens, isl + batch)
     return int(batch), int(tokens)
