@@ -96,8 +96,17 @@ def check(validation):
             bad += 1
             continue
         for n, row in enumerate(rows(case_dir), start=1):
-            want = expected(case, row)
-            have = (int(row[BATCH]), int(row[TOKENS]))
+            try:
+                want = expected(case, row)
+                have = (int(row[BATCH]), int(row[TOKENS]))
+            except KeyError as e:
+                print(f"{case_dir / 'measurements.csv'}: row {n}: no column {e}", file=sys.stderr)
+                bad += 1
+                continue
+            except (TypeError, ValueError) as e:
+                print(f"{case_dir / 'measurements.csv'}: row {n}: not a whole number ({e})", file=sys.stderr)
+                bad += 1
+                continue
             if have != want:
                 print(f"{case_dir / 'measurements.csv'}: row {n}: max_batch, max_batched_tokens {have[0]}, {have[1]};"
                       f" the heuristic gives {want[0]}, {want[1]}", file=sys.stderr)
