@@ -27,7 +27,9 @@ std::pair<std::vector<double>, std::vector<double>> hottest(const result_reader&
 }
 }  // namespace
 
-TEST_CASE("phone-throttle: overheats unmanaged; step_wise and IPA hold the control temperature") {
+// Suite "long": on the release build only (tests/e2e/CMakeLists.txt says why).
+TEST_CASE("phone-throttle: overheats unmanaged; step_wise and IPA hold the control temperature" *
+          doctest::test_suite("long")) {
   scratch s("throttle");
   const double control = 75.0, duration = 300.0;
   {

@@ -21,7 +21,9 @@ const std::string server_yaml = PTSIM_SOURCE_DIR "/scenarios/server-llm-serving.
 
 }  // namespace
 
-TEST_CASE("phone-skin-throttle: the skin overheats unmanaged; a skin zone holds it at 39 degC") {
+// Suite "long": on the release build only (tests/e2e/CMakeLists.txt says why).
+TEST_CASE("phone-skin-throttle: the skin overheats unmanaged; a skin zone holds it at 39 degC" *
+          doctest::test_suite("long")) {
   scratch s("skin");
   const double limit = 39.0;
   for (const std::string gov : {"none", "step_wise"}) {
