@@ -39,18 +39,27 @@ class compute_unit_power final : public component_power_model {
     return m_.dynamic_W(volts, hz, activity) + m_.leakage_W(volts, temperature_K);
   }
 
-  // The leakage at each OPP's voltage is fixed: computed once per table (one pow per OPP was
-  // most of a power-capped GPU run's time with 80-OPP tables), the temperature once per call.
+  // What each OPP fixes is computed once per table (one pow per OPP was most of a
+  // power-capped GPU run's time with 80-OPP tables): its leakage at the reference temperature
+  // and its C V^2 f, the activity 1 product that dynamic_W multiplies by the activity last
+  // (so the result is dynamic_W's to the bit); the temperature once per call.
   void add_at_opps_W(const opp_table& opps, double activity, double temperature_K,
                      std::vector<double>& out) const override {
     if (leak_table_ != &opps || leak_at_v_.size() != opps.size()) {
       leak_table_ = &opps;
       leak_at_v_.resize(opps.size());
-      for (std::size_t i = 0; i < opps.size(); ++i) leak_at_v_[i] = m_.leakage_at_voltage_W(opps.voltage_v(i));
+      cv2f_at_opp_.resize(opps.size());
+      for (std::size_t i = 0; i < opps.size(); ++i) {
+        leak_at_v_[i] = m_.leakage_at_voltage_W(opps.voltage_v(i));
+        cv2f_at_opp_[i] = m_.dynamic_W(opps.voltage_v(i), opps.frequency_hz(i), 1.0);
+      }
     }
     const double t = m_.leakage_temperature_factor(temperature_K);
-    for (std::size_t i = 0; i < opps.size(); ++i)
-      out[i] += m_.dynamic_W(opps.voltage_v(i), opps.frequency_hz(i), activity) + leak_at_v_[i] * t;
+    const std::size_t n = opps.size();
+    const double* cv2f = cv2f_at_opp_.data();
+    const double* leak = leak_at_v_.data();
+    double* o = out.data();
+    for (std::size_t i = 0; i < n; ++i) o[i] += cv2f[i] * activity + leak[i] * t;
   }
 
   double floor_W(double v_min, double temperature_K) const override {
@@ -63,10 +72,12 @@ class compute_unit_power final : public component_power_model {
  private:
   compute_power_model m_;
   std::vector<idle_state> states_;
-  // add_at_opps_W's leakage per OPP of the table it last saw (a domain's table lives as long
-  // as the run; a model belongs to one run's control loop, so no other thread reads these).
+  // add_at_opps_W's leakage and C V^2 f per OPP of the table it last saw (a domain's table
+  // lives as long as the run; a model belongs to one run's control loop, so no other thread
+  // reads these).
   mutable const opp_table* leak_table_ = nullptr;
   mutable std::vector<double> leak_at_v_;
+  mutable std::vector<double> cv2f_at_opp_;
 };
 
 class memory_device_power final : public component_power_model {

@@ -58,7 +58,8 @@ double power_capper::average_W() const {
 void power_capper::allocate(double budget_W, std::vector<capped_domain>& doms, bool low_priority_only) const {
   // Fixed share: domains not being cut keep their current ceiling's power.
   double fixed = 0;
-  std::vector<capped_domain*> cut;
+  std::vector<capped_domain*>& cut = cut_;
+  cut.clear();
   for (auto& d : doms) {
     if (low_priority_only && !d.low_priority) {
       fixed += d.power_at_opp_W[d.opps->index_at_most(d.ceiling_hz)];
@@ -71,8 +72,10 @@ void power_capper::allocate(double budget_W, std::vector<capped_domain>& doms, b
   // the lowest stops at the first that does): with each domain's running maximum of those
   // powers, a monotone sequence, a binary search answers it. The bisection below asks ~40
   // times per period, and a table of 15-MHz steps has ~80 OPPs.
-  std::vector<std::size_t> tops(cut.size());
-  std::vector<std::vector<double>> run_max(cut.size());
+  std::vector<std::size_t>& tops = tops_;
+  std::vector<std::vector<double>>& run_max = run_max_;
+  tops.resize(cut.size());
+  if (run_max.size() < cut.size()) run_max.resize(cut.size());
   for (std::size_t k = 0; k < cut.size(); ++k) {
     const auto& p = cut[k]->power_at_opp_W;
     tops[k] = cut[k]->opps->index_at_most(cut[k]->ceiling_hz);
@@ -94,7 +97,7 @@ void power_capper::allocate(double budget_W, std::vector<capped_domain>& doms, b
     }
     return total;
   };
-  std::vector<std::size_t> idx;
+  std::vector<std::size_t>& idx = idx_;
   // Largest lambda in [0, 1] whose ceilings fit; bisection on a monotone step function.
   double lo = 0, hi = 1;
   if (ceilings_for(1.0, idx) <= avail) {

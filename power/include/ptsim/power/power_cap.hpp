@@ -78,6 +78,11 @@ class power_capper {
   bool binding_ = false;  ///< the last plan cut some domain below its top OPP
   double planned_W_ = 0;
   double miss_W_ = 0;  ///< learnt systematic excess of measured over planned power
+  // allocate's working storage, kept from one period to the next: it runs every control
+  // period, and allocating these each time was a visible share of a capped run.
+  mutable std::vector<capped_domain*> cut_;
+  mutable std::vector<std::size_t> tops_, idx_;
+  mutable std::vector<std::vector<double>> run_max_;
 };
 
 }  // namespace ptsim::power
