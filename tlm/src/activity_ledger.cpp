@@ -10,7 +10,12 @@ activity_ledger::activity_ledger(double period_s) : period_s_(period_s) {}
 period_activity& activity_ledger::at(std::int64_t index) {
   // Late bookings into an already collected period land in the oldest live one.
   if (index < base_) index = base_;
-  return periods_[index];
+  // Bookings come in runs into one period (a unit's tiles): the last one found is kept
+  // (a map's elements stay where they are until erased; take() forgets it).
+  if (last_ != nullptr && last_index_ == index) return *last_;
+  last_index_ = index;
+  last_ = &periods_[index];
+  return *last_;
 }
 
 void activity_ledger::add(period_activity& p, kind k, double dt, double ops, double share, double activity) {
@@ -40,10 +45,19 @@ std::int64_t period_of(double t, double T) {
 }
 }  // namespace
 
+std::int64_t activity_ledger::period_at(double t) {
+  // The period of the last call holds most times asked (its bounds computed as period_of's).
+  if (t >= known_lo_ && t < known_hi_) return known_;
+  known_ = period_of(t, period_s_);
+  known_lo_ = static_cast<double>(known_) * period_s_;
+  known_hi_ = static_cast<double>(known_ + 1) * period_s_;
+  return known_;
+}
+
 void activity_ledger::add_interval(double t0, double t1, kind k, double ops, double share, double activity) {
   if (!(t1 > t0)) return;
   const double span = t1 - t0;
-  const std::int64_t first = period_of(t0, period_s_), last = period_of(t1, period_s_);
+  const std::int64_t first = period_at(t0), last = period_at(t1);
   if (last - first > segment_periods) {
     // A long interval: its part before the oldest live period lands there at once (as
     // late bookings do), the rest waits as one segment for the ticks that collect it.
@@ -78,6 +92,7 @@ void activity_ledger::add_bytes(double t, double read, double written) {
 period_activity activity_ledger::take(std::int64_t index) {
   if (index < base_) return {};
   period_activity out;
+  last_ = nullptr;
   // Periods before `index` that were never taken are forgotten with it.
   while (!periods_.empty() && periods_.begin()->first <= index) {
     if (periods_.begin()->first == index) out = periods_.begin()->second;

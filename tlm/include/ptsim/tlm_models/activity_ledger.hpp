@@ -57,11 +57,18 @@ class activity_ledger {
     double activity;
   };
   period_activity& at(std::int64_t index);
+  /// The period holding t (period_of's answer), remembering the last one asked.
+  std::int64_t period_at(double t);
   static void add(period_activity& p, kind k, double dt, double ops, double share = 1, double activity = 1);
   double period_s_;
   std::int64_t base_ = 0;  ///< oldest live period; earlier ones have been taken
   std::map<std::int64_t, period_activity> periods_;
   std::vector<segment> segments_;
+  // Lookups remembered: at()'s last period, period_at()'s last answer and its bounds.
+  std::int64_t last_index_ = 0;
+  period_activity* last_ = nullptr;
+  std::int64_t known_ = 0;
+  double known_lo_ = 0, known_hi_ = -1;  // empty until the first call
 };
 
 }  // namespace ptsim::tlm_models
