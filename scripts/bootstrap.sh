@@ -3,9 +3,10 @@
 # scenario (`run`) or every test (`test`). Idempotent: quiet when all is present.
 #   scripts/bootstrap.sh run    # install what is missing, build, run scenarios/default.yaml
 #   scripts/bootstrap.sh test   # install what is missing, build, run each libFuzzer harness
-#                               # for a fixed number of inputs, the whole test suite under
-#                               # AddressSanitizer + UndefinedBehaviorSanitizer, then the
-#                               # whole test suite of the normal build
+#                               # for a fixed number of inputs, the test suite under
+#                               # AddressSanitizer + UndefinedBehaviorSanitizer (all but the
+#                               # tests labelled no_sanitizers), then the whole test suite of
+#                               # the normal build
 # PTSIM_QUICK=1 skips the fuzzing and sanitizer passes (and their clang build).
 set -euo pipefail
 
