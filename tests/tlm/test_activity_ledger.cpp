@@ -163,3 +163,29 @@ TEST_CASE("activity_ledger: computing seconds at an activity below 1 book the re
   l.add_interval(200e-3, 200.5e-3, kind::compute, 0);
   CHECK(l.take(200).quiet_s == 0);
 }
+
+TEST_CASE("activity_ledger: the remembered period and lookup never misplace a booking") {
+  // Bookings in one period, then across its upper boundary, then back into it: each lands in
+  // the period its own time says, whatever was looked up last. Period 0 is [0, 1 ms).
+  activity_ledger l(1e-3);
+  l.add_interval(0.2e-3, 0.4e-3, kind::compute, 2);  // remembers period 0
+  l.add_interval(1.0e-3, 1.5e-3, kind::stall);       // starts exactly on period 1's start
+  l.add_interval(0.6e-3, 0.7e-3, kind::overhead);    // back in period 0
+  l.add_bytes(0.9e-3, 10, 0);
+  l.add_bytes(1.1e-3, 0, 20);
+  const auto p0 = l.take(0);
+  CHECK(p0.compute_s == near(0.2e-3));
+  CHECK(p0.ops == near(2));
+  CHECK(p0.overhead_s == near(0.1e-3));
+  CHECK(p0.stall_s == 0);
+  CHECK(p0.bytes_read == 10);
+  CHECK(p0.bytes_written == 0);
+  // take() erased period 0: a late booking into it now lands in the oldest live period (1),
+  // not in the erased one that was remembered.
+  l.add_interval(0.8e-3, 0.9e-3, kind::overhead);
+  const auto p1 = l.take(1);
+  CHECK(p1.stall_s == near(0.5e-3));
+  CHECK(p1.overhead_s == near(0.1e-3));
+  CHECK(p1.bytes_written == 20);
+  CHECK(p1.compute_s == 0);
+}

@@ -33,6 +33,9 @@ class activity_ledger {
   /// Intervals spanning more periods than this are kept as segments (see above).
   static constexpr std::int64_t segment_periods = 64;
   explicit activity_ledger(double period_s);
+  // Not copied or moved: it remembers a pointer into its own map (the last period booked).
+  activity_ledger(const activity_ledger&) = delete;
+  activity_ledger& operator=(const activity_ledger&) = delete;
   /// Books the interval [t0, t1) of `k`, split over the periods it spans, and `ops`
   /// spread in proportion to time. `share` < 1 books work that occupies that share of the
   /// unit (host software on one core of a many-core cluster): its seconds count share-fold.
