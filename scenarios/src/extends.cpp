@@ -15,8 +15,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr int max_depth = 8;
-
 YAML::Node merge(const YAML::Node& base, const YAML::Node& child, const std::string& path, const std::string& base_file,
                  const std::string& child_file, origin& o);
 
@@ -129,34 +127,50 @@ void report_duplicates(const YAML::Node& node, const std::string& path, const or
     if (it->first.IsScalar()) report_duplicates(it->second, join_path(path, it->first.Scalar()), at_file);
 }
 
+// A file's identity for the cycle check: its canonical path where it exists (two spellings
+// of one file, or a link to it, are the same file), else the path as written.
+std::string file_identity(const fs::path& p) {
+  std::error_code ec;
+  const auto c = fs::weakly_canonical(p, ec);
+  return ec ? p.lexically_normal().string() : c.string();
+}
+
 }  // namespace
 
-YAML::Node apply_extends(const YAML::Node& root, const std::string& file, origin& o, int depth) {
-  {
-    origin here;
-    here.file = file;
-    here.sink = o.sink;
-    report_duplicates(root, "", here);
-  }
+YAML::Node apply_extends(const YAML::Node& root, const std::string& file, origin& o, std::vector<std::string> chain) {
+  // Problems with this file's own keys are reported against it (a base's extends too).
+  origin here;
+  here.file = file;
+  here.sink = o.sink;
+  report_duplicates(root, "", here);
   if (!root.IsMap() || !root["extends"]) return root;
   const YAML::Node ext = root["extends"];
   if (!ext.IsScalar() || ext.Scalar().empty()) {
-    o.report(ext, "extends", "expected the path of a base scenario file, found a non-string value");
-    return root;
-  }
-  if (depth >= max_depth) {
-    o.report(ext, "extends", "too many levels of extends (a cycle?)");
+    here.report(ext, "extends", "expected the path of a base scenario file, found a non-string value");
     return root;
   }
   if (file.empty() || file.find("(built in)") != std::string::npos) {
-    o.report(ext, "extends", "extends needs a scenario file (relative paths are resolved from its folder)");
+    here.report(ext, "extends", "extends needs a scenario file (relative paths are resolved from its folder)");
     return root;
   }
+  // The chain of files from the one loaded down to this one: a base already on it is a cycle,
+  // however long (an honest chain has no bound).
+  if (chain.empty()) chain.push_back(file_identity(file));
   const fs::path base_path = fs::path(file).parent_path() / ext.Scalar();
+  const std::string base_id = file_identity(base_path);
+  if (std::find(chain.begin(), chain.end(), base_id) != chain.end()) {
+    std::string cycle;
+    for (auto it = std::find(chain.begin(), chain.end(), base_id); it != chain.end(); ++it)
+      cycle += fs::path(*it).filename().string() + " -> ";
+    here.report(ext, "extends", "extends cycle: " + cycle + fs::path(base_id).filename().string() +
+                                 " (a file cannot be its own base)");
+    return root;
+  }
+  chain.push_back(base_id);
   std::string why;
   const auto content = text::read_input_file(base_path, why);
   if (!content) {
-    o.report(ext, "extends", "cannot open the base scenario '" + base_path.string() + "': " + why);
+    here.report(ext, "extends", "cannot open the base scenario '" + base_path.string() + "': " + why);
     return root;
   }
   YAML::Node base;
@@ -167,10 +181,10 @@ YAML::Node apply_extends(const YAML::Node& root, const std::string& file, origin
     return root;
   }
   if (!base.IsMap()) {
-    o.report(ext, "extends", "'" + base_path.string() + "' is not a scenario (not a mapping)");
+    here.report(ext, "extends", "'" + base_path.string() + "' is not a scenario (not a mapping)");
     return root;
   }
-  base = apply_extends(base, base_path.string(), o, depth + 1);
+  base = apply_extends(base, base_path.string(), o, std::move(chain));
   YAML::Node child = root;
   child.remove("extends");
   // Everything the base brings is reported against the base's file.

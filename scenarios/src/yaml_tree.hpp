@@ -74,8 +74,9 @@ bool starts_with_path(const std::string& path, const std::string& prefix);
 
 /// Replaces `extends: BASE.yaml` (relative to `file`'s folder) by the base scenario, deep-
 /// merged under this one (mappings merge key by key, anything else is replaced), and
-/// records which subtrees came from which file. Reports problems to o.sink.
-YAML::Node apply_extends(const YAML::Node& root, const std::string& file, origin& o, int depth = 0);
+/// records which subtrees came from which file. Reports problems to o.sink, a cycle among
+/// them too. `chain` holds the files above this one (empty for the file loaded).
+YAML::Node apply_extends(const YAML::Node& root, const std::string& file, origin& o, std::vector<std::string> chain = {});
 
 /// A validated node plus its schema. Getters fall back to the schema default; resolve-time
 /// problems (a name that refers to nothing) are reported with fail().

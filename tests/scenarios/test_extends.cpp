@@ -52,10 +52,24 @@ TEST_CASE("extends refuses a missing base, a cycle, and text without a file") {
   const auto lone = t.write("lone.yaml", "extends: nowhere.yaml\nname: x\n");
   auto ds = diagnostics_of([&] { ps::load_scenario_file(lone.string()); });
   CHECK(only_at(ds, "extends").message.find("cannot open the base scenario") != std::string::npos);
+  // A base's own extends is reported against the base, at its line.
+  t.write("mid.yaml", "name: m\nextends: nowhere.yaml\n");
+  const auto top = t.write("top.yaml", "extends: mid.yaml\nname: t\n");
+  ds = diagnostics_of([&] { ps::load_scenario_file(top.string()); });
+  const auto missing = only_at(ds, "extends");
+  CHECK(missing.file == (t.dir / "mid.yaml").string());
+  CHECK(missing.line == 2);
   const auto a = t.write("a.yaml", "extends: b.yaml\nname: a\n");
   t.write("b.yaml", "extends: a.yaml\nname: b\n");
   ds = diagnostics_of([&] { ps::load_scenario_file(a.string()); });
-  CHECK(ds.front().message.find("too many levels") != std::string::npos);
+  REQUIRE(!ds.empty());
+  // Reported where the cycle closes: b.yaml's extends, naming the files around it.
+  CHECK(ds.front().file.find("b.yaml") != std::string::npos);
+  CHECK(ds.front().message.find("extends cycle: a.yaml -> b.yaml -> a.yaml") != std::string::npos);
+  const auto self = t.write("self.yaml", "extends: ./self.yaml\nname: s\n");
+  ds = diagnostics_of([&] { ps::load_scenario_file(self.string()); });
+  REQUIRE(!ds.empty());
+  CHECK(ds.front().message.find("extends cycle: self.yaml -> self.yaml") != std::string::npos);
   ds = load_errors("extends: default.yaml\nname: x\n");
   CHECK(only_at(ds, "extends").message.find("needs a scenario file") != std::string::npos);
 }
@@ -104,4 +118,17 @@ TEST_CASE("a mapping of item numbers over an inherited list changes those items 
   CHECK(bd.front().file == bad.string());
   CHECK(bd.front().line == 7);
   CHECK(bd.front().path.find("opps") != std::string::npos);
+}
+
+TEST_CASE("a long chain of extends without a cycle loads, each level's value kept") {
+  // Twelve levels: more than the old fixed bound of eight, which refused honest chains.
+  temp_dir t("extends");
+  t.write("l0.yaml", default_text());
+  for (int i = 1; i <= 12; ++i)
+    t.write("l" + std::to_string(i) + ".yaml",
+            "extends: l" + std::to_string(i - 1) + ".yaml\nname: l" + std::to_string(i) + "\n" +
+                (i == 5 ? "seed: 5\n" : ""));
+  const auto sc = ps::load_scenario_file((t.dir / "l12.yaml").string());
+  CHECK(sc.name == "l12");
+  CHECK(sc.seed == 5);  // from the middle of the chain
 }
