@@ -136,6 +136,7 @@ void control_loop::start_components() {
   }
   inputs_ = comps_.size();
   if (plant_.has_fans()) component_names_.push_back("fans");
+  if (sc_.base_power_W > 0) component_names_.push_back("base");
 }
 
 // A zone and its sensor. Each sensor draws its noise from its own stream of the
@@ -399,12 +400,18 @@ void control_loop::component_power_phase(const std::vector<component_input>& in,
     comp_power_[i] = s.watts;
     platform_power_ += s.watts;
   }
-  // The fans ran the whole period at the speed the fan zone last set.
+  // The rows after the components: the fans, at the speed the fan zone last set, then
+  // the platform's base power.
+  std::size_t row = comps_.size();
   if (plant_.has_fans()) {
-    comp_power_.back() = plant_.fan_power_W();
-    platform_power_ += comp_power_.back();
+    comp_power_[row] = plant_.fan_power_W();
+    platform_power_ += comp_power_[row++];
   }
-  // Wall power after the fans: they draw through the same supply.
+  if (sc_.base_power_W > 0) {
+    comp_power_[row] = sc_.base_power_W;
+    platform_power_ += comp_power_[row];
+  }
+  // Wall power after them: they draw through the same supply.
   wall_power_ = power::wall_power_W(sc_.supply, platform_power_);
   for (std::size_t d = 0; d < doms_.size(); ++d) {
     dom_hz_[d] = dom_in[d].avg_hz;

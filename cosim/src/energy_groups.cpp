@@ -21,7 +21,7 @@ std::vector<std::pair<std::string, double>> group_energy(
     double supply_losses_J) {
   std::vector<std::pair<std::string, double>> out;
   for (std::size_t i = 0; i < component_energy_J.size(); ++i) {
-    // The rows after the scenario's components are the plant's (the fans), named as such.
+    // The rows after the scenario's components (the fans, the base power) are groups of their own.
     const std::string g = i < sc.components.size() ? energy_group(sc.components[i]) : component_energy_J[i].first;
     auto it = std::find_if(out.begin(), out.end(), [&](const auto& e) { return e.first == g; });
     if (it == out.end()) it = out.insert(out.end(), {g, 0.0});

@@ -21,7 +21,7 @@ loop_module::loop_module(sc_core::sc_module_name name, control_loop& loop, tlm_m
                          const std::vector<double>& transition_latency_s, const scenarios::scenario& sc)
     : sc_module(name), loop_(loop), period_s_(period_s), latency_s_(transition_latency_s) {
   // The platform's components, by role and index as resolved (the loop's inputs, in the
-  // same order); power rows after them (fans) have no activity to gather.
+  // same order); power rows after them (fans, base) have no activity to gather.
   for (const auto& ref : sc.components) {
     tlm_models::compute_unit* unit = nullptr;
     tlm_models::memory* storage = nullptr;

@@ -10,7 +10,7 @@ namespace ptsim::cosim {
 namespace {
 
 // A request's energy: each compute unit's whole-run energy (its idle energy included)
-// shared by busy time, plus the other components' energy (memories, links, fans: the rows
+// shared by busy time, plus the other components' energy (memories, links, fans, base: the rows
 // after the resolved components) shared by each request's part of all compute busy time.
 class energy_attribution {
  public:

@@ -28,6 +28,7 @@ namespace ptsim::scenarios::detail {
 
 // VR and PSU stages: rated power and an efficiency curve (defaults in supply_power.hpp).
 void resolve_supply(const view& platform, scenario& sc) {
+  sc.base_power_W = platform.si("base_power");
   if (!platform.has("supply")) return;
   const view sv = platform.at("supply");
   auto stage = [&](const char* key, double& rated, power::efficiency_curve& curve, power::efficiency_curve def) {

@@ -79,6 +79,12 @@ schema_ptr platform_schema() {
                 {opt("quantum", ranged(quantity(dims::time(), "TLM global quantum (temporal decoupling)", "50 us"), 1e-9,
                                        std::nullopt)),
                  opt("supply", supply),
+                 opt("base_power",
+                     quantity(dims::power(),
+                              "constant power of what the platform does not list as components (a server's "
+                              "management controller, board logic, retimers, the fans' floor), drawn through the "
+                              "supply: the row 'base' of power(time, component) when above 0",
+                              "0 W", 0.0, false)),
                  req("domains", map_of(domain, "DVFS domains by name")),
                  req("components", map_of(component, "components by name"))});
 }

@@ -214,3 +214,32 @@ TEST_CASE("idle-state residency, DRAM self-refresh and wall power, by hand") {
   CHECK(loop.component_low_power_share()[2] == 1.0);
   CHECK(p[0] == ptsim_test::Approx(0.1 * 0.1 * std::exp2(dT / 10)).epsilon(1e-12));
 }
+
+TEST_CASE("the platform's base power is a row of its own, in platform power and through the supply") {
+  std::string t = low_power_text();
+  t.replace(t.find("  supply:"), 0, "  base_power: \"0.25 W\"\n");
+  const auto sc = scenarios::load_scenario_text(t, "test");
+  CHECK(sc.base_power_W == 0.25);
+  cosim::control_loop loop(sc);
+  // The components' rows and then "base", which takes no inputs.
+  REQUIRE(loop.component_names().size() == 4);
+  CHECK(loop.component_names().back() == "base");
+  CHECK(loop.input_components() == 3);
+  loop.initial_points();
+  auto in = inputs();
+  in[0].compute_share = 0.2;
+  in[0].stall_share = 0;
+  in[0].idle_s = {0, 0.6e-3, 0};
+  loop.tick(1e-3, in, {{2e9, 1.0, 2e9}});
+  // The previous case's period 1 (0.626 W in the components) plus 0.25 W: VR at 0.438 of
+  // 2 W, eta 0.8 + 0.1 * 0.438 = 0.8438; PSU at 10.38 % of 10 W: between 10 % (0.90) and
+  // 20 % (0.94), 0.90 + 0.04 * 0.0382 = 0.901528.
+  CHECK(loop.component_power_W()[3] == 0.25);
+  CHECK(loop.platform_power_W() == ptsim_test::Approx(0.876).epsilon(1e-12));
+  const double vr_in = 0.876 / 0.8438;
+  CHECK(loop.wall_power_W() == ptsim_test::Approx(vr_in / (0.90 + 0.04 * (vr_in / 10 - 0.10) / 0.10)).epsilon(1e-12));
+  // Without the key the row is absent (no zero row for every platform).
+  const auto plain_sc = scenarios::load_scenario_text(low_power_text(), "test");
+  cosim::control_loop plain(plain_sc);
+  CHECK(plain.component_names().size() == 3);
+}

@@ -266,12 +266,13 @@ TEST_CASE("a power cap below the platform's floor is a warning at load, and the 
   // Violated from the first ticks (the window's past counts at the limit) to the end.
   CHECK(m.at("power_cap_violation_s").value > 0.45);
   CHECK(m.at("power_cap_violation_s").value <= 0.5 + 1e-9);
-  // A cap the platform can meet (its floor is 960 W: 660 W before the preset's DGX H100 NIC and
-  // NVSwitch counts added 300 W, so the cap moved from 1500 to 1800 W): no warning, and the
-  // capper holds the window's average within 1 % of the limit throughout.
+  // A cap the platform can meet (its floor is ~1560 W: 960 W before the preset's fitted base
+  // power of 597.5 W, 660 W before its DGX H100 NIC and NVSwitch counts; the cap moved from 1500
+  // to 1800 to 2400 W, ~840 W above the floor each time): no warning, and the capper holds the
+  // window's average within 1 % of the limit throughout.
   const result met = run_ptsim(s.dir,
                                "run -q --force -o out.h5 " PTSIM_SOURCE_DIR "/scenarios/server-cnn-offline.yaml"
-                               " --set 'duration=1 s' --set 'policy.power_cap.limit=1800 W'");
+                               " --set 'duration=1 s' --set 'policy.power_cap.limit=2400 W'");
   REQUIRE_MESSAGE(met.exit_code == 0, met.err);
   CHECK_FALSE(has(met.err, "warning"));
   CHECK(ptsim::postproc::result_reader(s.dir / "out.h5").summary().metrics.at("power_cap_violation_s").value == 0);

@@ -49,16 +49,21 @@ try:
         parts = [f"gpu{i}", f"hbm{i}", f"nvlink{i}", f"pcie_gpu{i}"]
         assert sorted(drawn["members"]["power_W"][key]) == sorted(parts), drawn["members"]["power_W"][key]
         np.testing.assert_allclose(drawn["power_W"][key], sum(power[p] for p in parts), rtol=1e-12)
-    # A socket's module (whichever socket ranks in the top groups: the two draw about the same).
-    cpu_key = next(k for k in drawn["members"]["power_W"] if k in ("cpu0 module", "cpu1 module"))
-    socket = cpu_key.split()[0]
-    assert not any(m.startswith("gpu") for m in drawn["members"]["power_W"][cpu_key])
-    assert socket in drawn["members"]["power_W"][cpu_key]
     assert len(drawn["power_W"]) <= ptsim_timeline.AUTO_TOP + 1  # the legend fits
     # The groups partition the components: their sum is the platform total.
     np.testing.assert_allclose(sum(drawn["power_W"].values()), total, rtol=1e-12)
     members = [m for ms in drawn["members"]["power_W"].values() for m in ms]
     assert sorted(members) == sorted(comps)
+    # Every module, none cut: each socket's module holds its socket and no GPU part; the
+    # platform's base power (a row of no module) is a group of its own.
+    drawn = ptsim_plot.timeline(server, os.path.join(R.dir, "modules.png"), group="module", top=len(comps))
+    for socket in ("cpu0", "cpu1"):
+        group = drawn["members"]["power_W"][f"{socket} module"]
+        assert socket in group and not any(m.startswith("gpu") for m in group), group
+    assert "base" in comps
+    base_key = next(k for k, ms in drawn["members"]["power_W"].items() if "base" in ms)
+    assert drawn["members"]["power_W"][base_key] == ["base"], drawn["members"]["power_W"][base_key]
+    np.testing.assert_allclose(drawn["power_W"][base_key], power["base"], rtol=1e-12)
 
     # 2. per kind, top 3: the three kinds of highest mean power, the rest as 'other'.
     drawn = ptsim_plot.timeline(server, os.path.join(R.dir, "kind.png"), group="kind", top=3)

@@ -44,7 +44,7 @@ class control_loop {
 
   const std::vector<std::string>& domain_names() const { return domain_names_; }
   /// Power rows: the platform's components (the tick's inputs, in this order), then
-  /// "fans" when the thermal model has fans.
+  /// "fans" when the thermal model has fans, then "base" when platform.base_power is above 0.
   const std::vector<std::string>& component_names() const { return component_names_; }
   /// How many leading component_names() take inputs (the platform's components).
   std::size_t input_components() const { return inputs_; }

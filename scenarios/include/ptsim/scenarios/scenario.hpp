@@ -71,6 +71,9 @@ struct scenario {
   /// Every component, in the file's order (which is also the order of `power`).
   std::vector<component_ref> components;
   power::supply_params supply;  ///< VR and PSU between the wall and the components
+  /// platform.base_power: what the platform does not list as components (a server's
+  /// management controller, board logic, the fans' floor), constant, through the supply.
+  double base_power_W = 0;
   thermal::thermal_config thermal;
   power::policy_config policy;
   run_limits limits;
