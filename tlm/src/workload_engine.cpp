@@ -363,10 +363,12 @@ void workload_engine::batcher(stream_state& s) {
     // batching sends what it has when the oldest request has waited `timeout`.
     const double deadline = s.pending.front()->arrival_s + timeout;
     while (static_cast<int>(s.pending.size()) < b.max_batch) {
-      const double now = detail::now_s();
       if (timeout > 0 || b.kind == batching_kind::dynamic) {
-        if (now >= deadline) break;
-        wait(detail::to_sc(deadline - now), s.pending_ev);
+        // Reached once less than half a tick is left: the seconds of the deadline and of the
+        // clock round differently, and a zero wait would not advance the clock (a livelock).
+        const sc_core::sc_time left = detail::to_sc(deadline - detail::now_s());
+        if (left == sc_core::SC_ZERO_TIME) break;
+        wait(left, s.pending_ev);
       } else {
         wait(s.pending_ev);
       }
@@ -537,10 +539,11 @@ void workload_engine::gather_static_batch(const stream_state& s, llm_instance& i
   double oldest = std::numeric_limits<double>::infinity();
   for (const auto& [id, r] : inst.requests) oldest = std::min(oldest, r->arrival_s);
   while (static_cast<int>(inst.sched->waiting()) < s.cfg->llm.max_batch) {
-    const double now = detail::now_s();
     if (timeout > 0) {
-      if (now >= oldest + timeout) break;
-      wait(detail::to_sc(oldest + timeout - now), inst.wake);
+      // As the batcher's deadline: less than half a tick left is reached (no zero wait).
+      const sc_core::sc_time left = detail::to_sc(oldest + timeout - detail::now_s());
+      if (left == sc_core::SC_ZERO_TIME) break;
+      wait(left, inst.wake);
     } else {
       wait(inst.wake);
     }
