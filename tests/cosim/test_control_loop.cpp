@@ -176,6 +176,16 @@ std::string low_power_text() {
             "    psu: { rated: \"10 W\" }\n");
   return t;
 }
+
+// Period 1 of the low-power platform: the cpu computes 20 % of the time and is 60 % in
+// retention; bytes move.
+void tick_period_one(cosim::control_loop& loop) {
+  auto in = inputs();
+  in[0].compute_share = 0.2;
+  in[0].stall_share = 0;
+  in[0].idle_s = {0, 0.6e-3, 0};
+  loop.tick(1e-3, in, {{2e9, 1.0, 2e9}});
+}
 }  // namespace
 
 TEST_CASE("idle-state residency, DRAM self-refresh and wall power, by hand") {
@@ -183,12 +193,7 @@ TEST_CASE("idle-state residency, DRAM self-refresh and wall power, by hand") {
   REQUIRE(sc.power[0].idle_states.size() == 3);
   cosim::control_loop loop(sc);
   loop.initial_points();
-  // Period 1: the cpu computes 20 % of the time and is 60 % in retention; bytes move.
-  auto in = inputs();
-  in[0].compute_share = 0.2;
-  in[0].stall_share = 0;
-  in[0].idle_s = {0, 0.6e-3, 0};
-  loop.tick(1e-3, in, {{2e9, 1.0, 2e9}});
+  tick_period_one(loop);
   const auto& p = loop.component_power_W();
   // cpu: dynamic 1e-9 * 1^2 * 2e9 * 0.2 = 0.4 W; leakage 0.1 W for the 40 % not in a
   // state, half of it for the 60 % in retention: 0.04 + 0.03 = 0.07 W.
@@ -226,11 +231,7 @@ TEST_CASE("the platform's base power is a row of its own, in platform power and 
   CHECK(loop.component_names().back() == "base");
   CHECK(loop.input_components() == 3);
   loop.initial_points();
-  auto in = inputs();
-  in[0].compute_share = 0.2;
-  in[0].stall_share = 0;
-  in[0].idle_s = {0, 0.6e-3, 0};
-  loop.tick(1e-3, in, {{2e9, 1.0, 2e9}});
+  tick_period_one(loop);
   // The previous case's period 1 (0.626 W in the components) plus 0.25 W: VR at 0.438 of
   // 2 W, eta 0.8 + 0.1 * 0.438 = 0.8438; PSU at 10.38 % of 10 W: between 10 % (0.90) and
   // 20 % (0.94), 0.90 + 0.04 * 0.0382 = 0.901528.
