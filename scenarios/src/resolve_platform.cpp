@@ -29,6 +29,12 @@ namespace ptsim::scenarios::detail {
 // VR and PSU stages: rated power and an efficiency curve (defaults in supply_power.hpp).
 void resolve_supply(const view& platform, scenario& sc) {
   sc.base_power_W = platform.si("base_power");
+  // The base power is the result's row "base": a component may not take the name.
+  if (sc.base_power_W > 0)
+    for (const auto& [name, c] : platform.at("components").entries())
+      if (name == "base")
+        c.fail("a component named 'base' beside platform.base_power: the result's 'base' row is the base power "
+               "(rename the component)");
   if (!platform.has("supply")) return;
   const view sv = platform.at("supply");
   auto stage = [&](const char* key, double& rated, power::efficiency_curve& curve, power::efficiency_curve def) {

@@ -4,6 +4,7 @@
 
 #include "relative_approx.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -238,4 +239,22 @@ TEST_CASE("vf_curve: operating points that give only their clock take their volt
     CHECK(d.line == at.line);
     CHECK(contains(d.message, "vf_curve"));
   }
+}
+
+TEST_CASE("base power: watts, 0 by default; a component named 'base' beside it is an error") {
+  const std::string anchor = "  quantum: \"50 us\"\n";
+  CHECK(ps::load_scenario_text(default_text(), "test.yaml").base_power_W == 0);
+  const auto sc = ps::load_scenario_text(replace_once(default_text(), anchor, anchor + "  base_power: \"1.5 W\"\n"), "t.yaml");
+  CHECK(sc.base_power_W == 1.5);
+  CHECK(contains(only_at(load_errors(replace_once(default_text(), anchor, anchor + "  base_power: \"1.5 V\"\n")),
+                         "platform.base_power")
+                     .message,
+                 "W"));
+  // The result's "base" row would be two rows of one name.
+  const std::string clash = replace_once(default_text(), anchor, anchor + "  base_power: \"1.5 W\"\n");
+  const std::string comp = "  components:\n";
+  const auto ds = load_errors(replace_once(clash, comp, comp + "    base: { kind: nic, bandwidth: \"1 GB/s\" }\n"));
+  CHECK(std::any_of(ds.begin(), ds.end(), [](const auto& d) {
+    return d.path == "platform.components.base" && contains(d.message, "the result's 'base' row is the base power");
+  }));
 }
