@@ -67,10 +67,8 @@ void write_jobs(const scenarios::scenario& sc, tlm_models::platform& plat, const
                 postproc::run_totals& totals) {
   const energy_attribution attribution(sc, plat, component_energy_J);
   const std::size_t n_components = component_energy_J.size();
-  postproc::job_energy_table split;
-  split.components = component_names;
-  split.ids.reserve(plat.workload().finished().size());
-  split.joules.reserve(plat.workload().finished().size() * n_components);
+  writer.set_job_energy_components(component_names);
+  std::vector<double> split(n_components);  // one request's energy by component
   std::map<std::string, std::size_t> stream_at;
   for (std::size_t k = 0; k < totals.streams.size(); ++k) stream_at[totals.streams[k].name] = k;
   const auto in_window = [&](const tlm_models::request_record& r) { return r.arrival_s >= from_s; };
@@ -96,9 +94,9 @@ void write_jobs(const scenarios::scenario& sc, tlm_models::platform& plat, const
   };
   for (const auto& r : plat.workload().finished()) {
     postproc::job_row row = row_of(r, "finished");
-    split.ids.push_back(r.id);
-    split.joules.resize(split.joules.size() + n_components, 0.0);
-    row.energy_J = attribution.of(r, split.joules.data() + split.joules.size() - n_components);
+    std::fill(split.begin(), split.end(), 0.0);
+    row.energy_J = attribution.of(r, split.data());
+    writer.add_job_energy(r.id, split.data());
     add(row);
     if (!in_window(r)) continue;
     totals.latencies_s.push_back(row.latency_s);
@@ -128,7 +126,6 @@ void write_jobs(const scenarios::scenario& sc, tlm_models::platform& plat, const
   };
   add_unfinished(plat.workload().unfinished(), "unfinished", [](auto& t) -> std::size_t& { return t.unfinished; });
   add_unfinished(plat.workload().dropped_requests(), "dropped", [](auto& t) -> std::size_t& { return t.dropped; });
-  writer.set_job_energy(std::move(split));
 }
 
 // The CPU scheduler's tasks: totals, residency per allowed CPU, and every run.

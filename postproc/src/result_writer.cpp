@@ -251,7 +251,12 @@ struct result_writer::impl {
   std::unique_ptr<background_jobs> background;
   std::optional<std::vector<unit_time_row>> unit_rows;
   std::optional<std::vector<domain_summary_row>> domain_rows;
-  std::optional<job_energy_table> job_energy;
+  // job_energy: its columns, the rows not yet written (a chunk at most), and its datasets
+  // once the first rows are.
+  std::vector<std::string> job_energy_components;
+  std::vector<std::int64_t> pending_energy_ids;
+  std::vector<double> pending_energy_J;
+  h5::handle job_energy_group, job_energy_ids, job_energy_values;
   std::vector<task_row> task_rows;
   std::vector<task_residency_row> task_residency_rows;
   std::vector<task_run_row> task_run_rows;
@@ -297,7 +302,8 @@ struct result_writer::impl {
   void write_unit_summary();
   void write_domain_summary();
   void write_tasks();
-  void write_job_energy();
+  void create_job_energy(hsize_t chunk_rows);
+  void flush_job_energy();
   void close_objects();
   void abandon() noexcept;
 };
@@ -640,35 +646,45 @@ void result_writer::impl::write_tasks() {
                   layout::task_run_fields, task_run_rows, ctx);
 }
 
-void result_writer::impl::write_job_energy() {
-  if (!job_energy || job_energy->ids.empty()) return;
-  const job_energy_table& t = *job_energy;
-  const hsize_t rows = t.ids.size(), cols = t.components.size();
-  if (t.joules.size() != rows * cols) ctx.fail_plain("job_energy: " + std::to_string(t.joules.size()) +
-                                                     " values for " + std::to_string(rows) + " jobs x " +
-                                                     std::to_string(cols) + " components");
-  h5::handle g = h5::create_group(file.get(), layout::group_job_energy, ctx);
-  h5::handle ids = h5::create_column(g.get(), layout::jobs_dim, h5::column_type::i64, t.ids.data(), rows,
-                                     layout::table_chunk_rows, ctx);
-  h5::write_attr(ids.get(), layout::attr_long_name, std::string("job id (as in jobs)"), ctx);
-  ctx.check_status(H5DSset_scale(ids.get(), layout::jobs_dim), "cannot make 'job' a scale");
-  h5::handle comps = h5::create_string_dataset(g.get(), layout::component_dim, t.components, ctx);
+void result_writer::impl::create_job_energy(hsize_t chunk_rows) {
+  job_energy_group = h5::create_group(file.get(), layout::group_job_energy, ctx);
+  h5::extendible_spec ids_spec;
+  ids_spec.type = h5::column_type::i64;
+  ids_spec.chunk_rows = chunk_rows;
+  job_energy_ids = h5::create_extendible(job_energy_group.get(), layout::jobs_dim, ids_spec, ctx);
+  h5::write_attr(job_energy_ids.get(), layout::attr_long_name, std::string("job id (as in jobs)"), ctx);
+  ctx.check_status(H5DSset_scale(job_energy_ids.get(), layout::jobs_dim), "cannot make 'job' a scale");
+  h5::handle comps = h5::create_string_dataset(job_energy_group.get(), layout::component_dim, job_energy_components, ctx);
   h5::write_attr(comps.get(), layout::attr_long_name, std::string("component name"), ctx);
   ctx.check_status(H5DSset_scale(comps.get(), layout::component_dim), "cannot make 'component' a scale");
   h5::extendible_spec spec;
-  spec.n_cols = cols;
-  spec.chunk_rows = std::min<hsize_t>(rows, layout::table_chunk_rows);
-  h5::handle e = h5::create_extendible(g.get(), layout::job_energy_name, spec, ctx);
-  h5::append_rows(e.get(), h5::column_type::f64, t.joules.data(), rows, ctx);
-  h5::write_attr(e.get(), layout::attr_units, std::string("J"), ctx);
-  h5::write_attr(e.get(), layout::attr_long_name,
+  spec.n_cols = job_energy_components.size();
+  spec.chunk_rows = chunk_rows;
+  job_energy_values = h5::create_extendible(job_energy_group.get(), layout::job_energy_name, spec, ctx);
+  h5::write_attr(job_energy_values.get(), layout::attr_units, std::string("J"), ctx);
+  h5::write_attr(job_energy_values.get(), layout::attr_long_name,
                  std::string("energy attributed to the job, by component (a row sums to jobs/energy_J)"), ctx);
-  ctx.check_status(H5DSattach_scale(e.get(), ids.get(), 0), "cannot attach 'job' to job_energy");
-  ctx.check_status(H5DSattach_scale(e.get(), comps.get(), 1), "cannot attach 'component' to job_energy");
+  ctx.check_status(H5DSattach_scale(job_energy_values.get(), job_energy_ids.get(), 0), "cannot attach 'job' to job_energy");
+  ctx.check_status(H5DSattach_scale(job_energy_values.get(), comps.get(), 1), "cannot attach 'component' to job_energy");
+}
+
+// A chunk of rows at a time, so that a run's requests never sit in memory as one matrix of
+// requests x components (47 components: 376 B a request). The group is made with the first
+// rows: a run in which no request finished has none. Chunks as long as the rows of a table
+// that fits in one (the whole table, as before streaming), else table_chunk_rows.
+void result_writer::impl::flush_job_energy() {
+  const hsize_t rows = pending_energy_ids.size();
+  if (rows == 0) return;
+  if (!job_energy_values.valid()) create_job_energy(std::min<hsize_t>(rows, layout::table_chunk_rows));
+  h5::append_rows(job_energy_ids.get(), h5::column_type::i64, pending_energy_ids.data(), rows, ctx);
+  h5::append_rows(job_energy_values.get(), h5::column_type::f64, pending_energy_J.data(), rows, ctx);
+  pending_energy_ids.clear();
+  pending_energy_J.clear();
 }
 
 void result_writer::impl::close_objects() {
-  for (auto* h : {&ops_start, &ops_end, &ops_dim, &ops_group}) h->reset();
+  for (auto* h : {&ops_start, &ops_end, &ops_dim, &ops_group, &job_energy_values, &job_energy_ids, &job_energy_group})
+    h->reset();
   vars.clear();
   coord_ds.clear();
   time_ds.reset();
@@ -809,9 +825,23 @@ void result_writer::set_tasks(const std::vector<task_row>& tasks, const std::vec
   p_->task_run_rows = runs;
 }
 
-void result_writer::set_job_energy(job_energy_table table) {
+void result_writer::set_job_energy_components(std::vector<std::string> components) {
   p_->require_open();
-  p_->job_energy = std::move(table);
+  if (!p_->pending_energy_ids.empty() || p_->job_energy_values.valid())
+    throw std::logic_error("job_energy: components set after its first row");
+  p_->job_energy_components = std::move(components);
+}
+
+void result_writer::add_job_energy(std::int64_t id, const double* joules) {
+  impl& w = *p_;
+  w.require_open();
+  if (w.job_energy_components.empty()) throw std::logic_error("job_energy: a row before its components");
+  w.pending_energy_ids.push_back(id);
+  w.pending_energy_J.insert(w.pending_energy_J.end(), joules, joules + w.job_energy_components.size());
+  if (w.pending_energy_ids.size() >= layout::table_chunk_rows) {
+    h5::quiet_errors quiet;
+    w.flush_job_energy();
+  }
 }
 
 void result_writer::commit(double wall_s) {
@@ -831,7 +861,7 @@ void result_writer::commit(double wall_s) {
   w.write_unit_summary();
   w.write_domain_summary();
   w.write_tasks();
-  w.write_job_energy();
+  w.flush_job_energy();
   w.background->drain();  // rethrows a failed background write
   w.write_ops();
   w.jobs.write_labels(w.ctx);

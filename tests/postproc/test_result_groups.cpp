@@ -205,3 +205,54 @@ TEST_CASE("every table column has its row dimension attached as a scale (xarray 
   H5Dclose(ops);
   H5Fclose(f);
 }
+
+TEST_CASE("job_energy streams a chunk at a time: rows over several chunks round-trip in order") {
+  // 4096 rows a chunk (layout::table_chunk_rows): 0 rows (no group), one short chunk, and
+  // 2.5 chunks, where the first rows fix the chunk length and later ones append.
+  const std::vector<std::string> comps = {"gpu0", "hbm0", "cpu0"};
+  for (std::size_t n : {0, 3, 10240}) {
+    CAPTURE(n);
+    const fs::path file = scratch("job_energy") / ("run" + std::to_string(n) + ".h5");
+    {
+      result_writer w(file, test::sample_metadata(), test::sample_layout(), 0.01);
+      w.set_job_energy_components(comps);
+      for (std::size_t r = 0; r < n; ++r) {
+        // Row r: r, 0.5 r, 1e-3 (distinct per row and column, so an order slip shows).
+        const double row[] = {static_cast<double>(r), 0.5 * static_cast<double>(r), 1e-3};
+        w.add_job_energy(static_cast<std::int64_t>(1000 + r), row);
+      }
+      w.commit(0.1);
+    }
+    const job_energy_table t = result_reader(file).job_energy();
+    if (n == 0) {
+      CHECK(t.ids.empty());
+      CHECK(t.components.empty());  // no group at all
+      const hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+      CHECK(H5Lexists(f, "job_energy", H5P_DEFAULT) == 0);
+      H5Fclose(f);
+      continue;
+    }
+    CHECK(t.components == comps);
+    REQUIRE(t.ids.size() == n);
+    REQUIRE(t.joules.size() == 3 * n);
+    std::size_t mismatches = 0;
+    for (std::size_t r = 0; r < n; ++r)
+      mismatches += t.ids[r] != static_cast<std::int64_t>(1000 + r) || t.joules[3 * r] != static_cast<double>(r) ||
+                    t.joules[3 * r + 1] != 0.5 * static_cast<double>(r) || t.joules[3 * r + 2] != 1e-3;
+    CHECK(mismatches == 0);
+    // The job dimension is a scale on the energies' first axis, the components on their second.
+    const hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    CHECK(scale_of(f, "job_energy/energy_J").first == "job");
+    H5Fclose(f);
+  }
+}
+
+TEST_CASE("job_energy: a row before its components, or components after a row, is a logic error") {
+  const fs::path file = scratch("job_energy_order") / "run.h5";
+  result_writer w(file, test::sample_metadata(), test::sample_layout(), 0.01);
+  const double row[] = {1.0};
+  CHECK_THROWS_AS(w.add_job_energy(1, row), std::logic_error);
+  w.set_job_energy_components({"gpu0"});
+  w.add_job_energy(1, row);
+  CHECK_THROWS_AS(w.set_job_energy_components({"gpu0", "hbm0"}), std::logic_error);
+}

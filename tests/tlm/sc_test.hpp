@@ -6,6 +6,7 @@
 #include "ptsim/tlm_models/platform.hpp"
 
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <memory>
 #include <string>
@@ -108,7 +109,7 @@ inline stream_config stream(const std::string& name, const std::string& unit, co
 }
 
 /// The record of stream `name`'s request number `k` (in finishing order), or nullptr.
-inline const request_record* record_of(const std::vector<request_record>& recs, const std::string& name,
+inline const request_record* record_of(const std::deque<request_record>& recs, const std::string& name,
                                        std::size_t k = 0) {
   for (const auto& r : recs)
     if (r.stream == name && k-- == 0) return &r;

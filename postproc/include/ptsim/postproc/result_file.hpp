@@ -221,8 +221,11 @@ class result_writer {
   /// The CPU scheduler's tasks: groups tasks, task_residency and task_runs (none without).
   void set_tasks(const std::vector<task_row>& tasks, const std::vector<task_residency_row>& residency,
                  const std::vector<task_run_row>& runs);
-  /// The finished requests' energy by component (group job_energy; none when no request finished).
-  void set_job_energy(job_energy_table table);
+  /// The finished requests' energy by component (group job_energy; none when no request
+  /// finished): its columns, then a row per request, written a chunk at a time.
+  void set_job_energy_components(std::vector<std::string> components);
+  /// One request's row: `joules` holds one value per component, in their order.
+  void add_job_energy(std::int64_t id, const double* joules);
   /// Flushes everything, writes wall_s, closes and renames. Throws on I/O failure.
   void commit(double wall_s);
 

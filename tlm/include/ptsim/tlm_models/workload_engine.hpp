@@ -42,7 +42,8 @@ class workload_engine : public sc_core::sc_module {
                   const std::map<std::string, compute_unit*>& units, std::uint64_t seed);
   ~workload_engine() override;
 
-  const std::vector<request_record>& finished() const { return finished_; }
+  /// Finished requests in the order they finished (a deque: no reallocation copies as it grows).
+  const std::deque<request_record>& finished() const { return finished_; }
   /// Requests accepted and not finished (queued or running), by id: finish_s, start_s and
   /// first_token_s NaN.
   std::vector<request_record> unfinished() const;
@@ -104,7 +105,7 @@ class workload_engine : public sc_core::sc_module {
   const workload_config& cfg_;
   std::map<std::string, compute_unit*> units_;
   std::vector<std::unique_ptr<stream_state>> streams_;
-  std::vector<request_record> finished_;
+  std::deque<request_record> finished_;
   std::map<std::int64_t, request_record> open_;  // accepted, not finished: what a record can say yet
   std::vector<request_record> dropped_records_;
   void drop(stream_state& s, double now);
