@@ -669,9 +669,9 @@ void result_writer::impl::create_job_energy(hsize_t chunk_rows) {
 }
 
 // A chunk of rows at a time, so that a run's requests never sit in memory as one matrix of
-// requests x components (49 on the DGX H100 preset: 392 B a request). The group is made with the first
-// rows: a run in which no request finished has none. Chunks as long as the rows of a table
-// that fits in one (the whole table, as before streaming), else table_chunk_rows.
+// requests x components (49 on the DGX H100 preset: 392 B a request). The group is made with
+// the first rows: a run in which no request finished has none. Chunks as long as the rows of
+// a table that fits in one (the whole table, as before streaming), else table_chunk_rows.
 void result_writer::impl::flush_job_energy() {
   const hsize_t rows = pending_energy_ids.size();
   if (rows == 0) return;
