@@ -18,8 +18,9 @@ constexpr double bytes_per_value = 2.0;
 constexpr double bytes_per_op_row = 24.0;
 constexpr double bytes_per_job_row = 80.0;
 // What stays in memory per finished request until the jobs table is written: measured
-// ~250 B for a request on one unit (bench/RESULTS.md, "Session 32"), ~56 B more for each
-// further unit it ran on (its busy seconds there); rounded up for requests on a few.
+// ~250 B for a request on one unit (bench/RESULTS.md, "Session 32"); each further unit it ran
+// on adds an entry of its busy seconds (a name and a double, ~56 B with the allocator's share:
+// counted, not measured). Rounded up for requests on a few units.
 constexpr double memory_per_request = 320.0;
 
 std::string fmt(double v) {
