@@ -3,14 +3,21 @@
 //
 // io: unit u_io reads 10 MiB and writes 4 MiB on an NVMe drive (reads 5 GB/s, writes
 // 2 GB/s, 50 us) behind a PCIe link (10 GB/s each way, 1 us), in 1 MiB tiles. The drive
-// is the slower: a read tile takes 1 us + 1 MiB / 5e9 + 50 us = 260.715 us, a write tile
-// 1 us + 1 MiB / 2e9 + 50 us = 575.288 us:
-//   T_io = 5 us + 10 x 260.715 us + 4 x 575.288 us = 4.91330 ms.
+// is the slower: a read tile's bytes take 1 MiB / 5e9 = 209.715 us, a write tile's
+// 1 MiB / 2e9 = 524.288 us; each transfer's tiles stream back to back, so it waits out the
+// path's 1 us + 50 us once, with its first tile:
+//   T_io = 5 us + (51 us + 10 x 209.715 us) + (51 us + 4 x 524.288 us) = 4.30130 ms
+// (and a second launch, counted below).
 // dvfs: u_dvfs (768 ops/cycle) runs 7.68e9 ops in 100 tiles from t = 0 at 1 GHz (10 ms of
 // work); at t = 2 ms its domain is asked for 2 GHz, effective at 2.5 ms, with a 20 us
 // stall per switch. Tiles start at 5 us + k x 100 us: the one starting at 2.405 ms runs
 // at 1 GHz to 2.505 ms; the next stalls 20 us and the 75 left take 50 us each:
 //   T_dvfs = 2.505 ms + 20 us + 3.75 ms = 6.275 ms.
+// long: u_long, in the same domain (no stall), runs the same 7.68e9 ops with no bytes. A piece
+// of work is at most a control period (1 ms) at the clock it starts at, so the operator runs in
+// ten 1 ms pieces from 5 us: the one starting at 2.005 ms still at 1 GHz, the seven after it at
+// 2 GHz in 0.5 ms each:
+//   T_long = 3.005 ms + 7 x 0.5 ms = 6.505 ms (10.005 ms if the operator were one piece).
 // idle: u_idle (one idle state: entry 50 us, exit 100 us, always chosen) serves 1.005 ms
 // requests at 200 Hz: the first (t = 0) finds it just started; the next two (5, 10 ms)
 // pay 100 us each. Resident from 50 us after each idle start: idle from 1.005 ms to 5 ms,
@@ -27,8 +34,9 @@ using namespace sc_test;
 
 TEST_CASE("io transfers, DVFS stalls, idle exits and on-chip SRAM") {
   const double MiB = 1024.0 * 1024;
-  const double t_io = 5e-6 + 10 * (1e-6 + MiB / 5e9 + 50e-6) + 4 * (1e-6 + MiB / 2e9 + 50e-6);
+  const double t_io = 5e-6 + (51e-6 + 10 * MiB / 5e9) + (51e-6 + 4 * MiB / 2e9);
   const double t_dvfs = 2.505e-3 + 20e-6 + 75 * 50e-6;
+  const double t_long = 3.005e-3 + 7 * 0.5e-3;
 
   platform_config pc = memory_system(1e12, 0, 1e12, 1.0, 0);
   compute_unit_config io = unit("u_io", "d_io", 4, 256, 0.75);
@@ -36,6 +44,7 @@ TEST_CASE("io transfers, DVFS stalls, idle exits and on-chip SRAM") {
   io.tile_bytes = MiB;
   compute_unit_config dv = unit("u_dvfs", "d_dvfs", 4, 256, 0.75);
   dv.dvfs_stall = pu::seconds(20e-6);
+  compute_unit_config lng = unit("u_long", "d_dvfs", 4, 256, 0.75);
   compute_unit_config idle = unit("u_idle", "d_idle", 4, 256, 0.75);
   idle.idle_states = {{"sleep", 50e-6, 100e-6}};
   compute_unit_config sram = unit("u_sram", "d_sram", 4, 256, 0.75);
@@ -47,7 +56,7 @@ TEST_CASE("io transfers, DVFS stalls, idle exits and on-chip SRAM") {
   plain.kind = "gpu";
   plain.direct_memory = true;
   plain.connect = "m_plain";
-  pc.units = {io, dv, idle, sram, plain};
+  pc.units = {io, dv, idle, sram, plain, lng};
   pc.interconnects.push_back(link("pcie", "pcie", {"ssd"}, 10e9, 1e-6));
   memory_config ssd = hbm("ssd", 5e9, 50e-6);
   ssd.kind = "nvme";
@@ -71,6 +80,7 @@ TEST_CASE("io transfers, DVFS stalls, idle exits and on-chip SRAM") {
   workload_config wc;
   wc.streams.push_back(stream("io", "u_io", io_graph, 1.0, 0.0));
   wc.streams.push_back(stream("dvfs", "u_dvfs", dvfs_graph, 1.0, 0.0));
+  wc.streams.push_back(stream("long", "u_long", one_op("long", op_class::tensor, 7.68e9, 0, 0), 1.0, 0.0));
   wc.streams.push_back(stream("idle", "u_idle", one_op("w", op_class::tensor, 7.68e8, 0, 0), 200.0, 0.0));
   wc.streams.push_back(stream("sram", "u_sram", two, 1.0, 0.0));
   wc.streams.push_back(stream("plain", "u_plain", two, 1.0, 0.0));
@@ -110,6 +120,10 @@ TEST_CASE("io transfers, DVFS stalls, idle exits and on-chip SRAM") {
   REQUIRE(r_dv);
   CHECK(r_dv->finish_s - r_dv->start_s == near(t_dvfs).epsilon(2e-3));
   CHECK(unit_named("u_dvfs")->bound_seconds(bound_by::dvfs) == near(20e-6));
+  // long: the change reaches an operator with no bytes within a control period.
+  const request_record* r_long = record_of(recs, "long");
+  REQUIRE(r_long);
+  CHECK(r_long->finish_s - r_long->start_s == near(t_long).epsilon(2e-3));
 
   // idle: 1 ms + 5 us service; the 2nd and 3rd requests wake the unit first.
   for (std::size_t k = 0; k < 3; ++k) {

@@ -90,8 +90,9 @@ std::vector<field> compute_fields(const compute_defaults& d, std::vector<field> 
           quantity(dims::time(), "fixed latency of each collective call beyond its ring steps (the library's "
                    "set-up and synchronisation: NCCL's cost model charges a base latency per call)", "0 s", 0.0,
                    false)),
-      opt("tile", ranged(quantity(dims::bytes(), "memory transaction size (large for GPUs: the kernel is not the "
-                                  "bottleneck)", d.tile),
+      opt("tile", ranged(quantity(dims::bytes(), "memory transaction size: how finely units sharing a memory "
+                                  "interleave (an operator's tiles stream back to back; large for GPUs: the "
+                                  "kernel is not the bottleneck)", d.tile),
                          1.0, 2147483648.0, 64.0, std::nullopt,
                          "a transaction is at least a byte and at most 2 GiB, TLM's 32-bit data length")),
       opt("idle_states", list_of(idle_state_schema(), "idle states, shallow to deep (Linux cpuidle); when the unit "
