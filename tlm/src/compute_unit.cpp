@@ -255,8 +255,9 @@ double compute_unit::stream(const unit_route& r, double read, double written, do
   const double hz0 = clock_.hz_at(t);
   const double work_s = table ? table->cycles / hz0 + table->fixed_s : rate_per_hz > 0 ? ops / (rate_per_hz * hz0) : 0;
   const double period = ledger_.period();
-  const std::size_t by_time =
-      period > 0 ? static_cast<std::size_t>(std::min(1e6, std::ceil(work_s / period))) : std::size_t{1};
+  const std::size_t by_time = period > 0 && std::isfinite(work_s)
+                                  ? static_cast<std::size_t>(std::min(1e6, std::ceil(work_s / period)))
+                                  : std::size_t{1};
   std::size_t read_n = tiles_of(read), write_n = tiles_of(written);
   if (bytes > 0 && by_time > read_n + write_n) {
     const auto at_least = [&](double b, std::size_t n) {
