@@ -273,23 +273,24 @@ double compute_unit::stream(const unit_route& r, double read, double written, do
     return std::floor(per * static_cast<double>(k + 1)) - std::floor(per * static_cast<double>(k));
   };
   double dvfs = 0;
+  bool streaming = false;  // a transaction of this operator has waited out the path's latency
   for (std::size_t i = 0; i < pieces; ++i) {
     t = dvfs_check(t, dvfs);
     const bool is_read = i < read_n;
-    const double this_tile = bytes > 0 ? (is_read ? part(read, read_n, i) : part(written, write_n, i - read_n)) : 0.0;
+    const double piece_B = bytes > 0 ? (is_read ? part(read, read_n, i) : part(written, write_n, i - read_n)) : 0.0;
     const double share = bytes > 0 ? (is_read ? read / static_cast<double>(read_n)
                                               : written / static_cast<double>(write_n)) / bytes
                                    : 1.0 / static_cast<double>(pieces);
     // From a profile: the piece's share of the table time, its compute part at the clock
     // in effect, the rest fixed. The part that scales with the clock is the arithmetic.
-    const double ops_this_tile = ops * share;
+    const double piece_ops = ops * share;
     const double scaling_s = table ? table->cycles * share / clock_.hz_at(t)
-                                   : rate_per_hz > 0 ? ops_this_tile / (rate_per_hz * clock_.hz_at(t)) : 0;
+                                   : rate_per_hz > 0 ? piece_ops / (rate_per_hz * clock_.hz_at(t)) : 0;
     const double fixed_s = table ? table->fixed_s * share : 0;
     const double compute_s = table ? scaling_s + fixed_s : scaling_s;
     double mem_s = 0;
-    if (this_tile > 0) {
-      auto& tr = payload(is_read, r.target, this_tile);
+    if (piece_B > 0) {
+      auto& tr = payload(is_read, r.target, piece_B);
       sc_core::sc_time delay = detail::to_sc(std::max(0.0, t - detail::now_s()));
       socket[r.port]->b_transport(tr, delay);
       if (tr.is_response_error()) throw std::runtime_error(std::string(name()) + ": transaction failed (no route)");
@@ -298,13 +299,14 @@ double compute_unit::stream(const unit_route& r, double read, double written, do
       // this one's bytes arrive, so only the first waits out the path's latency. (Each paying
       // it made the tile size a model parameter: 64 MiB HBM tiles lost 2.3 %.)
       mem_s = detail::now_s() + delay.to_seconds() - t;
-      if (i > 0) mem_s = std::max(0.0, mem_s - r.latency_s);
+      if (streaming) mem_s = std::max(0.0, mem_s - r.latency_s);
+      streaming = true;
     }
     // The table time is a floor under the memory's: the measured kernel already waited
     // for its bytes, so only a slower memory (contention, a slower part) stretches it.
-    // A roofline tile hides only `overlap` of the shorter time under the longer.
+    // A roofline piece hides only `overlap` of the shorter time under the longer.
     const double end = std::max(compute_s, mem_s) + (table ? 0.0 : (1.0 - overlap) * std::min(compute_s, mem_s));
-    ledger_.add_interval(t, t + scaling_s, activity_ledger::kind::compute, ops_this_tile, 1, activity);
+    ledger_.add_interval(t, t + scaling_s, activity_ledger::kind::compute, piece_ops, 1, activity);
     if (end > scaling_s) ledger_.add_interval(t + scaling_s, t + end, activity_ledger::kind::stall);
     compute_sum += scaling_s;
     transfer_sum += table ? std::max(mem_s, fixed_s) : mem_s;
