@@ -267,6 +267,42 @@ r = compare_edited(mpath, "20 Hz,1,", "20 Hz,2,", os.path.join(work, "ratios"))
 check(r.returncode == 2 and f"{mpath}:2:7: power_ratio: this row is the baseline" in r.stderr,
       f"baseline cell 2: exit {r.returncode} {r.stderr}")
 
+# A published rate against a simulated time (reciprocal): the model's value is 1 / the metric, so
+# the error is on the rate. Two rows: the performance and the powersave governor (their frame
+# latencies differ). Row 1's measured rate is 0.8x the model's 1 / latency (error 1/0.8 - 1); row
+# 2's is exact. With ratio_to_row as well, the rates' ratio: latency 1 / latency 2.
+out = os.path.join(work, "own-powersave.h5")
+r = run("run", "-q", "-o", out, base, "--set", "workload.streams.camera.arrival.rate=20 Hz", "--set", "policy.governor=powersave")
+check(r.returncode == 0, f"powersave run: exit {r.returncode} {r.stderr}")
+with h5py.File(out, "r") as h:
+    lat_slow = float(h["summary"]["latency_p50_s"][()])
+lat_fast = own["20 Hz"][1]
+check(abs(lat_slow / lat_fast - 1) > 1e-2, f"reciprocal case: both governors give latency {lat_fast}, the test cannot fail")
+d = os.path.join(work, "recip", "recip")
+write_case(d, "workload.streams.camera.arrival.rate,policy.governor,per_s,per_s_ratio\n"
+              f"20 Hz,performance,{0.8 / lat_fast!r},1\n20 Hz,powersave,{1 / lat_slow!r},{lat_fast / lat_slow!r}\n",
+           "../../base.yaml",
+           '  per_s: { metric: latency_p50_s, reciprocal: true, tolerance: "30 %" }\n'
+           '  per_s_ratio: { metric: latency_p50_s, reciprocal: true, ratio_to_row: 1, tolerance: "1 %" }\n')
+r = run("compare", "--dir", os.path.join(work, "recip"), "--format", "json")
+check(r.returncode == 0, f"reciprocal: exit {r.returncode} {r.stderr}")
+pts = json.loads(r.stdout)["cases"][0]["points"] if r.returncode == 0 else []
+check(len(pts) == 3, f"reciprocal: 3 points expected (two rates, one ratio), found {pts}")
+for pt in pts:
+    check(pt["metric"] == "1/latency_p50_s", f"reciprocal: metric shown as {pt['metric']}")
+    if pt["target"] == "per_s_ratio":
+        want, want_err, units = lat_fast / lat_slow, 0.0, "ratio to row 1"
+    else:
+        want = 1 / lat_fast if pt["row"] == 1 else 1 / lat_slow
+        want_err, units = (1 / 0.8 - 1 if pt["row"] == 1 else 0.0), "1/s"
+    check(abs(pt["model"] - want) <= 1e-9 * want, f"reciprocal: model {pt['model']} != {want} ({pt['target']} row {pt['row']})")
+    check(abs(pt["error"] - want_err) < 1e-9, f"reciprocal: error {pt['error']}, expected {want_err} ({pt['target']} row {pt['row']})")
+    check(pt["units"] == units, f"reciprocal: units {pt['units']}, expected {units}")
+cpath = os.path.join(d, "case.yaml")
+r = compare_edited(cpath, "reciprocal: true, tolerance", "reciprocal: yes, tolerance", os.path.join(work, "recip"))
+check(r.returncode == 2 and f"{cpath}:6:47: targets.per_s.reciprocal: expected true or false, found 'yes'" in r.stderr,
+      f"reciprocal: yes: exit {r.returncode} {r.stderr}")
+
 # Bad input: exit 2 at the place, nothing run.
 bad = os.path.join(work, "bad")
 shutil.copytree(os.path.join(cases, "exact"), os.path.join(bad, "unknown_metric"))

@@ -91,6 +91,9 @@ std::vector<row_outcome> evaluate_rows(const study& s, const std::vector<std::si
     } else {
       try {
         o.simulated = evaluate_metrics(ms, *pr.result);
+        // A time of 0 gives an infinite rate: an error no tolerance accepts.
+        for (std::size_t k = 0; k < s.targets.size(); ++k)
+          if (s.targets[k].reciprocal) o.simulated[k] = 1 / o.simulated[k];
       } catch (const std::exception& e) {
         o.failure = e.what();
       }

@@ -159,7 +159,7 @@ void write_h5(const fs::path& file, const study& s, const fit_result& r) {
         row.push_back(static_cast<double>(o->row));
         role.push_back(rl);
         tgt.push_back(s.targets[k].column);
-        metric.push_back(s.targets[k].metric.text);
+        metric.push_back(s.targets[k].quantity());
         std::string c;
         for (const auto& v : s.rows[o->row - 1].conditions) c += (c.empty() ? "" : " ") + v.path + "=" + v.text;
         conditions.push_back(c);
@@ -277,7 +277,7 @@ std::string fit_csv(const study& s, const fit_result& r) {
           if (x.path == c) v = x.text;
         os << "," << csv_field(v);
       }
-      os << "," << csv_field(t.column) << "," << csv_field(t.metric.text) << "," << csv_field(t.units()) << ","
+      os << "," << csv_field(t.column) << "," << csv_field(t.quantity()) << "," << csv_field(t.units()) << ","
          << num(*m) << "," << num(o->simulated[k]) << "," << num(o->error[k]) << ","
          << (t.relative ? "relative" : "absolute") << "," << csv_field(o->failure) << "\n";
     }

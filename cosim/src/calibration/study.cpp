@@ -14,8 +14,11 @@ std::string number_text(double x) {
   return std::string(buf, r.ptr);
 }
 
+std::string target::quantity() const { return reciprocal ? "1/" + metric.text : metric.text; }
+
 std::string target::units() const {
-  return ratio_to_row ? "ratio to row " + std::to_string(ratio_to_row) : metric.units();
+  if (ratio_to_row) return "ratio to row " + std::to_string(ratio_to_row);
+  return reciprocal ? "1/" + metric.units() : metric.units();
 }
 
 std::string parameter::value_text(double x) const { return unit.empty() ? number_text(x) : number_text(x) + " " + unit; }

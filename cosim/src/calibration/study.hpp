@@ -63,7 +63,13 @@ struct target {
   /// column is the metric's ratio to its value in this data row (1-based), and so is the
   /// simulated one. 0: the metric's own value. The row itself carries no error.
   std::size_t ratio_to_row = 0;
-  /// The compared values' units: the metric's, or "ratio to row N".
+  /// The measured column is a rate whose simulated counterpart is a time (tokens/s of a
+  /// static batch against its latency): the model's value is 1 / metric, so the tolerance
+  /// bounds the rate as published. Applied before ratio_to_row.
+  bool reciprocal = false;
+  /// What is compared: the metric's text, or "1/" before it (reciprocal).
+  std::string quantity() const;
+  /// The compared values' units: the metric's (1/ them, reciprocal), or "ratio to row N".
   std::string units() const;
 };
 

@@ -95,7 +95,7 @@ void read_common(const study_file& f, const fs::path& path, study_kind kind, stu
   }
 }
 
-// One entry of targets: { metric, scale, weight, error, tolerance, ratio_to_row }.
+// One entry of targets: { metric, scale, weight, error, tolerance, ratio_to_row, reciprocal }.
 void read_target(const study_file& f, const YAML::Node& key, const YAML::Node& v, study& s) {
   collector& c = f.c;
   const auto& T = s.table;
@@ -108,9 +108,10 @@ void read_target(const study_file& f, const YAML::Node& key, const YAML::Node& v
   if (!v.IsMap() || !v["metric"]) return c.report(v, where_, "expected { metric: NAME, ... }, found " + found(v));
   for (const auto& e : v) {
     const std::string k = e.first.Scalar();
-    if (k != "metric" && k != "scale" && k != "weight" && k != "error" && k != "tolerance" && k != "ratio_to_row")
+    if (k != "metric" && k != "scale" && k != "weight" && k != "error" && k != "tolerance" && k != "ratio_to_row" &&
+        k != "reciprocal")
       c.report(e.first, where_ + "." + k,
-               "unknown key '" + k + "' (expected metric, scale, weight, error, tolerance, ratio_to_row)");
+               "unknown key '" + k + "' (expected metric, scale, weight, error, tolerance, ratio_to_row, reciprocal)");
   }
   try {
     t.metric = parse_metric(f.scalar(v["metric"], where_ + ".metric"));
@@ -138,6 +139,11 @@ void read_target(const study_file& f, const YAML::Node& key, const YAML::Node& v
       c.report(v["tolerance"], where_ + ".tolerance",
                std::string("expected ") + (t.relative ? "a share such as \"15 %\" or 0.15" : "a number >= 0 in the metric's units") +
                    ", found " + found(v["tolerance"]));
+  }
+  if (const auto r = v["reciprocal"]) {
+    const std::string b = r.IsScalar() ? r.Scalar() : "";
+    if (b == "true" || b == "false") t.reciprocal = b == "true";
+    else c.report(r, where_ + ".reciprocal", "expected true or false, found " + found(r));
   }
   if (const auto r = v["ratio_to_row"]) {
     double x = 0;

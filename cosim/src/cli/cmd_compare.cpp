@@ -124,7 +124,7 @@ void print_table(const std::vector<case_outcome>& cases) {
       {"case", "row", "conditions", "target", "metric", "measured", "model", "error", "tolerance", "within"}};
   for (const auto& c : cases)
     each_point(c, [&](const cal::row_outcome& o, const cal::target& t, double m, double sim, double e, bool ok) {
-      rows.push_back({c.s->name, std::to_string(o.row), conditions_text(*c.s, o.row), t.column, t.metric.text, num(m),
+      rows.push_back({c.s->name, std::to_string(o.row), conditions_text(*c.s, o.row), t.column, t.quantity(), num(m),
                       num(sim), err_text(t, e), tol_text(t), ok ? "yes" : o.failure.empty() ? "no" : "run failed"});
     });
   std::vector<std::size_t> w(rows[0].size(), 0);
@@ -153,7 +153,7 @@ void print_csv(const std::vector<case_outcome>& cases) {
   for (const auto& c : cases)
     each_point(c, [&](const cal::row_outcome& o, const cal::target& t, double m, double sim, double e, bool ok) {
       std::cout << csv_field(c.s->name) << "," << o.row << "," << csv_field(conditions_text(*c.s, o.row)) << ","
-                << csv_field(t.column) << "," << csv_field(t.metric.text) << "," << csv_field(t.units()) << ","
+                << csv_field(t.column) << "," << csv_field(t.quantity()) << "," << csv_field(t.units()) << ","
                 << json_number(m) << "," << json_number(sim) << "," << json_number(e) << ","
                 << (t.relative ? "relative" : "absolute") << "," << (t.tolerance ? json_number(*t.tolerance) : "") << ","
                 << (ok ? "yes" : "no") << "," << csv_field(c.status()) << "\n";
@@ -179,7 +179,7 @@ void print_json(const std::vector<case_outcome>& cases) {
         std::cout << (fc ? "" : ", ") << json_string(v.path) << ": " << json_string(v.text);
         fc = false;
       }
-      std::cout << "}, \"target\": " << json_string(t.column) << ", \"metric\": " << json_string(t.metric.text)
+      std::cout << "}, \"target\": " << json_string(t.column) << ", \"metric\": " << json_string(t.quantity())
                 << ", \"units\": " << json_string(t.units()) << ", \"measured\": " << json_number(m)
                 << ", \"model\": " << json_number(sim) << ", \"error\": " << json_number(e) << ", \"error_kind\": \""
                 << (t.relative ? "relative" : "absolute") << "\", \"tolerance\": "
@@ -198,7 +198,7 @@ void print_markdown(const std::vector<case_outcome>& cases) {
             << "|---|---|---|---|---|---|---|---|\n";
   for (const auto& c : cases)
     each_point(c, [&](const cal::row_outcome& o, const cal::target& t, double m, double sim, double e, bool ok) {
-      std::cout << "| " << c.s->name << " | " << conditions_text(*c.s, o.row) << " | " << t.column << " (" << t.metric.text
+      std::cout << "| " << c.s->name << " | " << conditions_text(*c.s, o.row) << " | " << t.column << " (" << t.quantity()
                 << ", " << t.units() << ") | " << num(m) << " | " << num(sim) << " | " << err_text(t, e) << " | "
                 << tol_text(t) << " | " << (ok ? "yes" : "no") << " |\n";
     });
