@@ -274,6 +274,7 @@ double compute_unit::stream(const unit_route& r, double read, double written, do
   };
   double dvfs = 0;
   bool streaming = false;  // a transaction of this operator has waited out the path's latency
+  const bool through_l2 = &r == &memory_ && cfg_.l2_bytes_per_cycle > 0;
   for (std::size_t i = 0; i < pieces; ++i) {
     t = dvfs_check(t, dvfs);
     const bool is_read = i < read_n;
@@ -299,8 +300,11 @@ double compute_unit::stream(const unit_route& r, double read, double written, do
       // this one's bytes arrive, so only the first waits out the path's latency. (Each paying
       // it made the tile size a model parameter: 64 MiB HBM tiles lost 2.3 %.)
       mem_s = detail::now_s() + delay.to_seconds() - t;
+      const double wait_s = streaming ? 0.0 : r.latency_s;
       if (streaming) mem_s = std::max(0.0, mem_s - r.latency_s);
       streaming = true;
+      // DRAM bytes pass the L2, whose bandwidth scales with the core clock.
+      if (through_l2) mem_s = std::max(mem_s, wait_s + piece_B / (cfg_.l2_bytes_per_cycle * clock_.hz_at(t)));
     }
     // The table time is a floor under the memory's: the measured kernel already waited
     // for its bytes, so only a slower memory (contention, a slower part) stretches it.

@@ -143,7 +143,11 @@ schema_ptr gpu_schema() {
                                 req("tensor_ops_per_cycle", per_precision_schema("dense tensor-core operations per cycle per SM")),
                                 req("vector_ops_per_cycle", per_precision_schema("CUDA-core operations per cycle per SM")),
                                 opt("l2_cache", quantity(dims::bytes(), "L2 holding activations between operators "
-                                                         "(0: none)", "0 B", 0.0, false))}));
+                                                         "(0: none)", "0 B", 0.0, false)),
+                                opt("l2_bytes_per_cycle",
+                                    number("bytes the L2 moves per core clock cycle, the whole chip: the DRAM traffic "
+                                           "is at most that times the clock (0: no limit)",
+                                           "0", 0.0))}));
 }
 
 // Idle states: the list, or the one-state shorthand idle_exit_latency/idle_residency.
@@ -294,6 +298,7 @@ void resolve_compute(const std::string& name, const std::string& kind, const com
   u.host_issue = units::seconds(c.si("host_issue"));
   u.collective_latency = units::seconds(c.si("collective_latency"));
   u.tile_bytes = c.si("tile");
+  if (kind == "gpu") u.l2_bytes_per_cycle = c.num("l2_bytes_per_cycle");
   if (kind == "cpu_cluster") u.capacity_dmips_mhz = c.num("capacity-dmips-mhz");
   double dt_coefficient = -1;  // the domain's dynamic-power-coefficient, if it has one
   for (const auto& [dname, d] : domains.entries())

@@ -97,6 +97,10 @@ struct compute_unit_config {
   /// On-chip memory (NPU SRAM, GPU L2) that keeps an operator's output for the next one
   /// when it fits, so neither the write nor the next read goes to DRAM (0: none).
   double onchip_bytes = 0;
+  /// Bytes the L2 moves per core clock cycle, the whole chip (0: no limit). A GPU's DRAM
+  /// traffic passes its L2, which runs on the core clock: at a low clock (a tight power
+  /// limit) the L2, not the DRAM, bounds a streaming kernel.
+  double l2_bytes_per_cycle = 0;
   /// Idle states, shallow to deep (cpuidle): which one an idle period uses is chosen by
   /// the unit's idle_selector; their power belongs to the power model.
   std::vector<idle_state_timing> idle_states;
