@@ -299,12 +299,12 @@ double compute_unit::stream(const unit_route& r, double read, double written, do
       // A kernel's pieces stream back to back: the next one's requests are in flight while
       // this one's bytes arrive, so only the first waits out the path's latency. (Each paying
       // it made the tile size a model parameter: 64 MiB HBM tiles lost 2.3 %.)
-      mem_s = detail::now_s() + delay.to_seconds() - t;
-      const double wait_s = streaming ? 0.0 : r.latency_s;
-      if (streaming) mem_s = std::max(0.0, mem_s - r.latency_s);
+      const double waived_s = streaming ? r.latency_s : 0.0;
+      mem_s = std::max(0.0, detail::now_s() + delay.to_seconds() - t - waived_s);
       streaming = true;
       // DRAM bytes pass the L2, whose bandwidth scales with the core clock.
-      if (through_l2) mem_s = std::max(mem_s, wait_s + piece_B / (cfg_.l2_bytes_per_cycle * clock_.hz_at(t)));
+      if (through_l2)
+        mem_s = std::max(mem_s, r.latency_s - waived_s + piece_B / (cfg_.l2_bytes_per_cycle * clock_.hz_at(t)));
     }
     // The table time is a floor under the memory's: the measured kernel already waited
     // for its bytes, so only a slower memory (contention, a slower part) stretches it.
