@@ -78,6 +78,8 @@ struct compute_keys {
   const char* vector;    // the vector peak per core ("": none)
   const char* onchip;    // on-chip memory keeping activations ("": none)
   bool direct_memory;    // may connect straight to its memory
+  const char* l2_rate;   // the L2's bytes per core clock ("": no such key)
+  const char* capacity;  // the scheduler's capacity per MHz ("": no such key)
 };
 /// Adds compute unit `name` of kind `kind` and its compute power row.
 void resolve_compute(const std::string& name, const std::string& kind, const compute_keys& keys, const view& c,

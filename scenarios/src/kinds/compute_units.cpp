@@ -298,8 +298,8 @@ void resolve_compute(const std::string& name, const std::string& kind, const com
   u.host_issue = units::seconds(c.si("host_issue"));
   u.collective_latency = units::seconds(c.si("collective_latency"));
   u.tile_bytes = c.si("tile");
-  if (kind == "gpu") u.l2_bytes_per_cycle = c.num("l2_bytes_per_cycle");
-  if (kind == "cpu_cluster") u.capacity_dmips_mhz = c.num("capacity-dmips-mhz");
+  if (*keys.l2_rate) u.l2_bytes_per_cycle = c.num(keys.l2_rate);
+  if (*keys.capacity) u.capacity_dmips_mhz = c.num(keys.capacity);
   double dt_coefficient = -1;  // the domain's dynamic-power-coefficient, if it has one
   for (const auto& [dname, d] : domains.entries())
     if (dname == u.domain) {
@@ -329,9 +329,10 @@ std::vector<component_kind> compute_unit_kinds() {
                             resolve_compute(n, name, keys, c, domains, sc);
                           }};
   };
-  return {kind("cpu_cluster", cpu_cluster_schema, {"cores", "ops_per_cycle", "", "", false}),
-          kind("npu", npu_schema, {"cores", "ops_per_cycle", "vector_ops_per_cycle", "sram", false}),
-          kind("gpu", gpu_schema, {"sms", "tensor_ops_per_cycle", "vector_ops_per_cycle", "l2_cache", true})};
+  return {kind("cpu_cluster", cpu_cluster_schema, {"cores", "ops_per_cycle", "", "", false, "", "capacity-dmips-mhz"}),
+          kind("npu", npu_schema, {"cores", "ops_per_cycle", "vector_ops_per_cycle", "sram", false, "", ""}),
+          kind("gpu", gpu_schema,
+               {"sms", "tensor_ops_per_cycle", "vector_ops_per_cycle", "l2_cache", true, "l2_bytes_per_cycle", ""})};
 }
 
 }  // namespace ptsim::scenarios::detail
