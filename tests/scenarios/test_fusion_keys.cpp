@@ -162,8 +162,26 @@ TEST_CASE("op_activity per kind at one precision: read apart from the kind's; a 
   CHECK(u.op_precision_activity.at({op_kind::conv, precision::fp32}) == 0.6);
   const auto ds = load_errors(default_text(), with_sets({"platform.components.npu.op_activity.conv_fp9=0.5"}));
   REQUIRE(ds.size() == 1);
-  CHECK_MESSAGE(ds[0].to_string().find("such as conv_fp32, found 'conv_fp9'") != std::string::npos, ds[0].to_string());
+  CHECK_MESSAGE(ds[0].to_string().find("such as conv_fp32, or one with a fusion rule set (eager, none, tensorrt) such as conv_eager, found 'conv_fp9'") != std::string::npos, ds[0].to_string());
   CHECK(ds[0].to_string().find("(" + ptsim::tlm_config::precision_names() + ")") != std::string::npos);
+}
+
+TEST_CASE("op_activity per kind under one fusion rule set (gemm_tensorrt): read apart from precisions; a bad one is an error") {
+  const auto u = npu_with({"platform.components.npu.op_activity.gemm=0.9",
+                           "platform.components.npu.op_activity.gemm_tensorrt=1.2",
+                           "platform.components.npu.op_activity.gemm_int8=0.7"});
+  using ptsim::tlm_config::fusion_rules;
+  using ptsim::tlm_config::op_kind;
+  using ptsim::tlm_config::precision;
+  CHECK(u.op_activity.at(op_kind::gemm) == 0.9);
+  CHECK(u.op_rules_activity.size() == 1);
+  CHECK(u.op_rules_activity.at({op_kind::gemm, fusion_rules::tensorrt}) == 1.2);
+  CHECK(u.op_precision_activity.size() == 1);
+  CHECK(u.op_precision_activity.at({op_kind::gemm, precision::int8}) == 0.7);
+  const auto ds = load_errors(default_text(), with_sets({"platform.components.npu.op_activity.gemm_xla=1.1"}));
+  REQUIRE(ds.size() == 1);
+  CHECK_MESSAGE(ds[0].to_string().find("(eager, none, tensorrt) such as conv_eager, found 'gemm_xla'") != std::string::npos,
+                ds[0].to_string());
 }
 
 TEST_CASE("backward_efficiency per kind and per kind at one precision; a bad key or share is an error") {

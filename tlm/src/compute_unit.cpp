@@ -75,6 +75,23 @@ const double* own_entry(const PrecisionMap& at_precision, const std::map<op_kind
   auto it = per_kind.find(k);
   return it != per_kind.end() ? &it->second : nullptr;
 }
+
+// A share's or an activity's entry for an operator: at its kind's precision, then under its
+// graph's rule set, then for the kind; a kind with none of its own (expert_gemm) goes
+// through the same for its fallback. Null: none given.
+const double* most_specific(const std::map<std::pair<op_kind, precision>, double>& at_precision,
+                            const std::map<std::pair<op_kind, fusion_rules>, double>& under_rules,
+                            const std::map<op_kind, double>& per_kind, const op& o) {
+  for (op_kind k : kinds_to_try(o.kind)) {
+    auto at = at_precision.find({k, o.prec});
+    if (at != at_precision.end()) return &at->second;
+    auto ar = under_rules.find({k, o.rules});
+    if (ar != under_rules.end()) return &ar->second;
+    auto it = per_kind.find(k);
+    if (it != per_kind.end()) return &it->second;
+  }
+  return nullptr;
+}
 }  // namespace
 
 double compute_unit::memory_efficiency_for(const op& o) const { return for_kind(cfg_.memory_efficiency, o.kind); }
@@ -82,9 +99,8 @@ double compute_unit::memory_efficiency_for(const op& o) const { return for_kind(
 double compute_unit::overlap_for(const op& o) const { return for_kind(cfg_.overlap, o.kind); }
 
 double compute_unit::activity_for(const op& o) const {
-  for (op_kind k : kinds_to_try(o.kind))
-    if (const double* v = own_entry(cfg_.op_precision_activity, cfg_.op_activity, k, o.prec)) return *v;
-  return 1.0;
+  const double* v = most_specific(cfg_.op_precision_activity, cfg_.op_rules_activity, cfg_.op_activity, o);
+  return v ? *v : 1.0;
 }
 
 double compute_unit::efficiency_for(const op& o) const {
@@ -99,16 +115,8 @@ double compute_unit::efficiency_for(const op& o) const {
 }
 
 double compute_unit::forward_efficiency_for(const op& o) const {
-  // At the kind's precision, then under its graph's rule set, then for the kind; a kind
-  // with none of its own (expert_gemm) goes through the same for its fallback.
-  for (op_kind k : kinds_to_try(o.kind)) {
-    auto at = cfg_.op_precision_efficiency.find({k, o.prec});
-    if (at != cfg_.op_precision_efficiency.end()) return at->second;
-    auto ar = cfg_.op_rules_efficiency.find({k, o.rules});
-    if (ar != cfg_.op_rules_efficiency.end()) return ar->second;
-    auto it = cfg_.op_efficiency.find(k);
-    if (it != cfg_.op_efficiency.end()) return it->second;
-  }
+  const double* v = most_specific(cfg_.op_precision_efficiency, cfg_.op_rules_efficiency, cfg_.op_efficiency, o);
+  if (v) return *v;
   return o.cls == op_class::tensor ? cfg_.efficiency : cfg_.vector_efficiency;
 }
 

@@ -75,7 +75,8 @@ std::vector<field> compute_fields(const compute_defaults& d, std::vector<field> 
                             "rows) take longer than either bound")),
       opt("op_activity",
           map_of(share("activity relative to c_eff's", std::nullopt, power::max_op_activity),
-                 "per operator kind (or kind at one precision, e.g. conv_fp32, which wins), the switching activity "
+                 "per operator kind (or kind at one precision, e.g. conv_fp32, which wins, then kind under one fusion "
+                 "rule set, e.g. gemm_tensorrt), the switching activity "
                  "of its kernels while computing, relative to the work the unit's c_eff describes (default 1): "
                  "kernels of different kinds draw different power at the same clock and busy time, below 1 less "
                  "(a share of c_eff), above 1 more (at most twice)")),
@@ -232,7 +233,7 @@ std::map<tlm_config::op_kind, double> per_op_kind(const view& m) {
 }
 
 // A map of values per operator kind and per kind at one precision (`conv`, `conv_fp32`):
-// backward_efficiency, op_activity. The precision's value wins where both are given.
+// backward_efficiency. The precision's value wins where both are given.
 void read_kind_precision_map(const view& m, const std::string& key, const std::string& kinds,
                              const std::string& precisions, std::map<tlm_config::op_kind, double>& per_kind,
                              std::map<std::pair<tlm_config::op_kind, tlm_config::precision>, double>& per_precision) {
@@ -245,6 +246,33 @@ void read_kind_precision_map(const view& m, const std::string& key, const std::s
     } catch (const std::invalid_argument&) {
       v.fail(key + ": expected " + kinds + " or one with a precision " + precisions + " such as conv_fp32, found '" + k +
              "'");
+    }
+  }
+}
+
+// A map of values per operator kind, per kind at one precision (`gemm_fp8`) and per kind
+// under one fusion rule set (`conv_eager`): op_efficiency, op_activity.
+void read_kind_precision_rules_map(const view& m, const std::string& key, const std::string& kinds,
+                                   const std::string& precisions,
+                                   std::map<tlm_config::op_kind, double>& per_kind,
+                                   std::map<std::pair<tlm_config::op_kind, tlm_config::precision>, double>& per_precision,
+                                   std::map<std::pair<tlm_config::op_kind, tlm_config::fusion_rules>, double>& per_rules,
+                                   const std::string& precision_example) {
+  for (const auto& [k, v] : m.entries()) {
+    const double x = std::strtod(v.scalar().c_str(), nullptr);
+    try {
+      const auto [kind, suffix] = kind_and_suffix(k);
+      const auto& rules = tlm_config::fusion_rule_names();
+      if (suffix.empty())
+        per_kind[kind] = x;
+      else if (std::find(rules.begin(), rules.end(), suffix) != rules.end())
+        per_rules[{kind, tlm_config::parse_fusion_rules(suffix)}] = x;
+      else
+        per_precision[{kind, tlm_config::parse_precision(suffix)}] = x;
+    } catch (const std::invalid_argument&) {
+      v.fail(key + ": expected " + kinds + ", one with a precision " + precisions + " such as " + precision_example +
+             ", or one with a fusion rule set (" + tlm_config::join_names(tlm_config::fusion_rule_names()) +
+             ") such as conv_eager, found '" + k + "'");
     }
   }
 }
@@ -271,28 +299,14 @@ void resolve_compute(const std::string& name, const std::string& kind, const com
   u.vector_efficiency = c.num("vector_efficiency");
   const std::string kinds = "an operator kind (" + tlm_config::op_kind_names() + ")";
   const std::string precisions = "(" + tlm_config::precision_names() + ")";
-  for (const auto& [k, v] : c.at("op_efficiency").entries()) {
-    const double share = std::strtod(v.scalar().c_str(), nullptr);
-    try {
-      const auto [kind, suffix] = kind_and_suffix(k);
-      const auto& rules = tlm_config::fusion_rule_names();
-      if (suffix.empty())
-        u.op_efficiency[kind] = share;
-      else if (std::find(rules.begin(), rules.end(), suffix) != rules.end())
-        u.op_rules_efficiency[{kind, tlm_config::parse_fusion_rules(suffix)}] = share;
-      else
-        u.op_precision_efficiency[{kind, tlm_config::parse_precision(suffix)}] = share;
-    } catch (const std::invalid_argument&) {
-      v.fail("op_efficiency: expected " + kinds + ", one with a precision " + precisions +
-             " such as gemm_fp8, or one with a fusion rule set (" +
-             tlm_config::join_names(tlm_config::fusion_rule_names()) + ") such as conv_eager, found '" + k + "'");
-    }
-  }
+  read_kind_precision_rules_map(c.at("op_efficiency"), "op_efficiency", kinds, precisions, u.op_efficiency,
+                                u.op_precision_efficiency, u.op_rules_efficiency, "gemm_fp8");
   read_kind_precision_map(c.at("backward_efficiency"), "backward_efficiency", kinds, precisions, u.backward_efficiency,
                           u.backward_precision_efficiency);
   u.memory_efficiency = per_op_kind(c.at("memory_efficiency"));
   u.overlap = per_op_kind(c.at("overlap"));
-  read_kind_precision_map(c.at("op_activity"), "op_activity", kinds, precisions, u.op_activity, u.op_precision_activity);
+  read_kind_precision_rules_map(c.at("op_activity"), "op_activity", kinds, precisions, u.op_activity,
+                                u.op_precision_activity, u.op_rules_activity, "conv_fp32");
   u.fusion = tlm_config::parse_fusion_rules(c.str("fusion"));
   u.launch_overhead = units::seconds(c.si("launch_overhead"));
   u.host_issue = units::seconds(c.si("host_issue"));

@@ -82,6 +82,10 @@ struct compute_unit_config {
   /// Per operator kind at one precision (`conv_fp32`), overriding op_activity there: a V100's
   /// FP32 convolutions run on the CUDA cores, not on the tensor cores its c_eff was fitted on.
   std::map<std::pair<op_kind, precision>, double> op_precision_activity;
+  /// Per operator kind under one fusion rule set (`gemm_tensorrt`), between the two above
+  /// (a precision's entry wins), as op_rules_efficiency: an engine's GEMMs that reach a
+  /// higher share of peak do more work, and switch more, per cycle.
+  std::map<std::pair<op_kind, fusion_rules>, double> op_rules_activity;
   /// The kernels the unit runs a graph as (fusion.hpp); stages may override it.
   fusion_rules fusion = fusion_rules::eager;
   units::seconds_t launch_overhead = units::seconds(5e-6);
