@@ -54,4 +54,3 @@ TEST_CASE("conv_eager, gemm_tensorrt: a rule set's own share and activity; else 
   CHECK(ops[1].end_s - ops[1].start_s == near(5e-6 + 2e9 / (4 * 256 * 1e9 * 0.9)).epsilon(0.01));
   CHECK(ops[0].bound == bound_by::compute);
 }
-

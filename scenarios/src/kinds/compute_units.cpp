@@ -232,47 +232,33 @@ std::map<tlm_config::op_kind, double> per_op_kind(const view& m) {
   return parsed_number_map<tlm_config::op_kind>(m, tlm_config::parse_op_kind);
 }
 
-// A map of values per operator kind and per kind at one precision (`conv`, `conv_fp32`):
-// backward_efficiency. The precision's value wins where both are given.
-void read_kind_precision_map(const view& m, const std::string& key, const std::string& kinds,
-                             const std::string& precisions, std::map<tlm_config::op_kind, double>& per_kind,
-                             std::map<std::pair<tlm_config::op_kind, tlm_config::precision>, double>& per_precision) {
+// A map of values per operator kind, per kind at one precision (`gemm_fp8`, which wins) and,
+// where `per_rules` is given, per kind under one fusion rule set (`conv_eager`):
+// op_efficiency and op_activity take all three, backward_efficiency no rule sets.
+void read_kind_suffix_map(const view& m, const std::string& key, const std::string& kinds,
+                          const std::string& precisions, std::map<tlm_config::op_kind, double>& per_kind,
+                          std::map<std::pair<tlm_config::op_kind, tlm_config::precision>, double>& per_precision,
+                          std::map<std::pair<tlm_config::op_kind, tlm_config::fusion_rules>, double>* per_rules,
+                          const std::string& precision_example) {
+  const auto& rules = tlm_config::fusion_rule_names();
   for (const auto& [k, v] : m.entries()) {
     const double x = std::strtod(v.scalar().c_str(), nullptr);
     try {
       const auto [kind, suffix] = kind_and_suffix(k);
-      if (suffix.empty()) per_kind[kind] = x;
-      else per_precision[{kind, tlm_config::parse_precision(suffix)}] = x;
-    } catch (const std::invalid_argument&) {
-      v.fail(key + ": expected " + kinds + " or one with a precision " + precisions + " such as conv_fp32, found '" + k +
-             "'");
-    }
-  }
-}
-
-// A map of values per operator kind, per kind at one precision (`gemm_fp8`) and per kind
-// under one fusion rule set (`conv_eager`): op_efficiency, op_activity.
-void read_kind_precision_rules_map(const view& m, const std::string& key, const std::string& kinds,
-                                   const std::string& precisions,
-                                   std::map<tlm_config::op_kind, double>& per_kind,
-                                   std::map<std::pair<tlm_config::op_kind, tlm_config::precision>, double>& per_precision,
-                                   std::map<std::pair<tlm_config::op_kind, tlm_config::fusion_rules>, double>& per_rules,
-                                   const std::string& precision_example) {
-  for (const auto& [k, v] : m.entries()) {
-    const double x = std::strtod(v.scalar().c_str(), nullptr);
-    try {
-      const auto [kind, suffix] = kind_and_suffix(k);
-      const auto& rules = tlm_config::fusion_rule_names();
       if (suffix.empty())
         per_kind[kind] = x;
-      else if (std::find(rules.begin(), rules.end(), suffix) != rules.end())
-        per_rules[{kind, tlm_config::parse_fusion_rules(suffix)}] = x;
+      else if (per_rules && std::find(rules.begin(), rules.end(), suffix) != rules.end())
+        (*per_rules)[{kind, tlm_config::parse_fusion_rules(suffix)}] = x;
       else
         per_precision[{kind, tlm_config::parse_precision(suffix)}] = x;
     } catch (const std::invalid_argument&) {
-      v.fail(key + ": expected " + kinds + ", one with a precision " + precisions + " such as " + precision_example +
-             ", or one with a fusion rule set (" + tlm_config::join_names(tlm_config::fusion_rule_names()) +
-             ") such as conv_eager, found '" + k + "'");
+      if (!per_rules)
+        v.fail(key + ": expected " + kinds + " or one with a precision " + precisions + " such as " +
+               precision_example + ", found '" + k + "'");
+      else
+        v.fail(key + ": expected " + kinds + ", one with a precision " + precisions + " such as " +
+               precision_example + ", or one with a fusion rule set (" + tlm_config::join_names(rules) +
+               ") such as conv_eager, found '" + k + "'");
     }
   }
 }
@@ -299,14 +285,14 @@ void resolve_compute(const std::string& name, const std::string& kind, const com
   u.vector_efficiency = c.num("vector_efficiency");
   const std::string kinds = "an operator kind (" + tlm_config::op_kind_names() + ")";
   const std::string precisions = "(" + tlm_config::precision_names() + ")";
-  read_kind_precision_rules_map(c.at("op_efficiency"), "op_efficiency", kinds, precisions, u.op_efficiency,
-                                u.op_precision_efficiency, u.op_rules_efficiency, "gemm_fp8");
-  read_kind_precision_map(c.at("backward_efficiency"), "backward_efficiency", kinds, precisions, u.backward_efficiency,
-                          u.backward_precision_efficiency);
+  read_kind_suffix_map(c.at("op_efficiency"), "op_efficiency", kinds, precisions, u.op_efficiency,
+                       u.op_precision_efficiency, &u.op_rules_efficiency, "gemm_fp8");
+  read_kind_suffix_map(c.at("backward_efficiency"), "backward_efficiency", kinds, precisions, u.backward_efficiency,
+                       u.backward_precision_efficiency, nullptr, "conv_fp32");
   u.memory_efficiency = per_op_kind(c.at("memory_efficiency"));
   u.overlap = per_op_kind(c.at("overlap"));
-  read_kind_precision_rules_map(c.at("op_activity"), "op_activity", kinds, precisions, u.op_activity,
-                                u.op_precision_activity, u.op_rules_activity, "conv_fp32");
+  read_kind_suffix_map(c.at("op_activity"), "op_activity", kinds, precisions, u.op_activity,
+                       u.op_precision_activity, &u.op_rules_activity, "conv_fp32");
   u.fusion = tlm_config::parse_fusion_rules(c.str("fusion"));
   u.launch_overhead = units::seconds(c.si("launch_overhead"));
   u.host_issue = units::seconds(c.si("host_issue"));
