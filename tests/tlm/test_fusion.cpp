@@ -105,6 +105,11 @@ TEST_CASE("attention unfused (none): the S x S scores and probabilities go to me
   CHECK(n.ops[2].bytes_written == 32768);        // O
   CHECK(n.total_ops() == g.total_ops());
   CHECK(moved(n) - moved(g) == 524288);
+  // The products are GEMMs per sequence and head, which the attention's shape (keys attended
+  // summed over the queries) does not describe: no shape, so GEMM tiling and a profile's GEMM
+  // rows leave them alone (with it, a unit's tiling took 16,384 keys as one GEMM's columns).
+  REQUIRE(a.shape_n == 128 * 128);
+  for (const op& o : n.ops) CHECK(o.shape_m + o.shape_n + o.shape_k == 0);
   // The fused kernel is what every other rule set runs.
   CHECK(fuse(g, fusion_rules::tensorrt).ops.size() == 1);
   CHECK(fuse(g, fusion_rules::eager).ops.size() == 1);

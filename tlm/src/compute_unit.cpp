@@ -114,6 +114,22 @@ double compute_unit::efficiency_for(const op& o) const {
   return share;
 }
 
+double compute_unit::arithmetic_rate(const op& o) const {
+  const double peak = peak_per_cycle(o), share = efficiency_for(o);
+  const auto& t = cfg_.tiling;
+  if (!t.enabled() || o.kind != op_kind::gemm || !(o.shape_m > 0 && o.shape_n > 0 && o.shape_k > 0) || !(peak > 0) ||
+      !(o.ops > 0))
+    return peak * share;
+  // One kernel's operations over its fastest tiling's cycles; a shape that stands for
+  // several GEMMs in one call (a batched matmul) has its operations' multiple of tiles.
+  const double per_kernel = o.ops / o.repeat;
+  const double batch = std::max(1.0, std::round(per_kernel / (2 * o.shape_m * o.shape_n * o.shape_k)));
+  const double bytes = o.prec == precision::int4 ? element_bytes(precision::fp16) : element_bytes(o.prec);
+  const auto l =
+      fastest_tiling(t, o.shape_m, o.shape_n, o.shape_k, batch, cfg_.cores, peak / cfg_.cores, bytes, share);
+  return per_kernel / l.cycles;
+}
+
 double compute_unit::forward_efficiency_for(const op& o) const {
   const double* v = most_specific(cfg_.op_precision_efficiency, cfg_.op_rules_efficiency, cfg_.op_efficiency, o);
   if (v) return *v;
@@ -462,7 +478,7 @@ double compute_unit::execute(const op& o, job& j, std::size_t& collective_seq, d
     occupancy_->factor = 1;
     b = bound_by::interconnect;
   } else {
-    const double rate = peak_per_cycle(o) * efficiency_for(o);
+    const double rate = arithmetic_rate(o);
     table_time tt;
     const bool profiled = cfg_.profile && from_profile(o, rate, t, tt);
     if (!profiled && !(rate > 0) && o.ops > 0)

@@ -80,6 +80,7 @@ struct compute_keys {
   bool direct_memory;    // may connect straight to its memory
   const char* l2_rate;   // the L2's bytes per core clock ("": no such key)
   const char* capacity;  // the scheduler's capacity per MHz ("": no such key)
+  const char* tiling;    // GEMM time from tiles and waves ("": no such key)
 };
 /// Adds compute unit `name` of kind `kind` and its compute power row.
 void resolve_compute(const std::string& name, const std::string& kind, const compute_keys& keys, const view& c,

@@ -11,6 +11,7 @@
 #include "ptsim/power/energy_model.hpp"
 #include "ptsim/power/idle_states.hpp"
 #include "ptsim/tlm_config/fusion.hpp"
+#include "ptsim/tlm_config/gemm_tiling.hpp"
 #include "ptsim/tlm_config/names.hpp"
 #include "ptsim/tlm_config/op.hpp"
 #include "ptsim/tlm_config/op_profile.hpp"
@@ -32,6 +33,29 @@ schema_ptr profile_schema() {
            number("share of a table time that scales with the clock (the rest is memory time), for rows without "
                   "their own (default: the roofline's arithmetic time at the table's clock over the table time)",
                   std::nullopt, 0.0, 1.0))});
+}
+
+std::string default_tiles_text() {
+  std::string s;
+  for (const auto& t : tlm_config::default_gemm_tiles()) s += (s.empty() ? "" : ", ") + tlm_config::to_string(t);
+  return s;
+}
+
+schema_ptr gemm_tiling_schema() {
+  return object(
+      "a GEMM's arithmetic time from its shape (README, \"Operators and their time\"): output tiles in waves of "
+      "the SMs, split-K, the fastest of the tile shapes; absent: its operations at op_efficiency's share of peak",
+      {opt("tiles", list_of(str("ROWSxCOLUMNS, e.g. 128x256"), "output tile shapes to choose among (default: " +
+                                                                   default_tiles_text() + ")")),
+       req("operand_bytes_per_cycle",
+           ranged(number("operand bytes the L2 and shared memory feed one SM per cycle: a tile's K step takes the "
+                         "longer of its arithmetic and (rows + columns) x element bytes over this"),
+                  1e-9, std::nullopt)),
+       opt("wave_cycles", number("cycles a tile takes besides its K loop, once per wave (its first operand stages "
+                                 "loaded, its output written)",
+                                 "0", 0.0)),
+       opt("max_split_k", integer("largest split of the reduction dimension (powers of two up to it)", "16", 1, 1024)),
+       opt("min_split_depth", number("a split's share of K is at least this", "256", 1.0))});
 }
 
 }  // namespace
@@ -148,7 +172,8 @@ schema_ptr gpu_schema() {
                                 opt("l2_bytes_per_cycle",
                                     number("bytes the L2 moves per core clock cycle, the whole chip: the DRAM traffic "
                                            "is at most that times the clock (0: no limit)",
-                                           "0", 0.0))}));
+                                           "0", 0.0)),
+                                opt("gemm_tiling", gemm_tiling_schema())}));
 }
 
 // Idle states: the list, or the one-state shorthand idle_exit_latency/idle_residency.
@@ -265,6 +290,32 @@ void read_kind_suffix_map(const view& m, const std::string& key, const std::stri
 
 }  // namespace
 
+namespace {
+
+tlm_config::gemm_tiling resolve_gemm_tiling(const view& g) {
+  tlm_config::gemm_tiling t;
+  auto add = [&](const std::string& text, const view& at) {
+    try {
+      t.tiles.push_back(tlm_config::parse_gemm_tile(text));
+    } catch (const std::invalid_argument& e) {
+      at.fail(e.what());
+    }
+  };
+  if (g.has("tiles")) {
+    for (const auto& item : g.at("tiles").items()) add(item.scalar(), item);
+    if (t.tiles.empty()) g.fail("tiles: give at least one tile shape (or leave the key out for the default set)", "tiles");
+  } else {
+    t.tiles = tlm_config::default_gemm_tiles();
+  }
+  t.operand_bytes_per_cycle = g.num("operand_bytes_per_cycle");
+  t.wave_cycles = g.num("wave_cycles");
+  t.max_split_k = static_cast<int>(g.integer("max_split_k"));
+  t.min_split_depth = g.num("min_split_depth");
+  return t;
+}
+
+}  // namespace
+
 void resolve_compute(const std::string& name, const std::string& kind, const compute_keys& keys, const view& c,
                      const view& domains, scenario& sc) {
   tlm_config::compute_unit_config u;
@@ -299,6 +350,7 @@ void resolve_compute(const std::string& name, const std::string& kind, const com
   u.collective_latency = units::seconds(c.si("collective_latency"));
   u.tile_bytes = c.si("tile");
   if (*keys.l2_rate) u.l2_bytes_per_cycle = c.num(keys.l2_rate);
+  if (*keys.tiling && c.has(keys.tiling)) u.tiling = resolve_gemm_tiling(c.at(keys.tiling));
   if (*keys.capacity) u.capacity_dmips_mhz = c.num(keys.capacity);
   double dt_coefficient = -1;  // the domain's dynamic-power-coefficient, if it has one
   for (const auto& [dname, d] : domains.entries())
@@ -329,10 +381,11 @@ std::vector<component_kind> compute_unit_kinds() {
                             resolve_compute(n, name, keys, c, domains, sc);
                           }};
   };
-  return {kind("cpu_cluster", cpu_cluster_schema, {"cores", "ops_per_cycle", "", "", false, "", "capacity-dmips-mhz"}),
-          kind("npu", npu_schema, {"cores", "ops_per_cycle", "vector_ops_per_cycle", "sram", false, "", ""}),
+  return {kind("cpu_cluster", cpu_cluster_schema, {"cores", "ops_per_cycle", "", "", false, "", "capacity-dmips-mhz", ""}),
+          kind("npu", npu_schema, {"cores", "ops_per_cycle", "vector_ops_per_cycle", "sram", false, "", "", ""}),
           kind("gpu", gpu_schema,
-               {"sms", "tensor_ops_per_cycle", "vector_ops_per_cycle", "l2_cache", true, "l2_bytes_per_cycle", ""})};
+               {"sms", "tensor_ops_per_cycle", "vector_ops_per_cycle", "l2_cache", true, "l2_bytes_per_cycle", "",
+                "gemm_tiling"})};
 }
 
 }  // namespace ptsim::scenarios::detail

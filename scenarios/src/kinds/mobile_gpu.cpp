@@ -31,7 +31,7 @@ std::vector<component_kind> mobile_gpu_kind() {
                    [](const std::string& n, const view& c, const view& domains, scenario& sc) {
                      // One table for both peaks: "ops_per_cycle" is the tensor and the vector one.
                      resolve_compute(n, "mobile_gpu",
-                                     {"cores", "ops_per_cycle", "ops_per_cycle", "l2_cache", false, "", ""}, c, domains,
+                                     {"cores", "ops_per_cycle", "ops_per_cycle", "l2_cache", false, "", "", ""}, c, domains,
                                      sc);
                    }};
   k.devfreq = true;

@@ -48,6 +48,10 @@ void split_attention(const op& a, std::vector<op>& out) {
   pv.ops = a.ops - qk.ops;
   pv.bytes_read = a.value_bytes + s_bytes;  // V and the probabilities
   for (op* p : {&qk, &sm, &pv}) p->scores = p->value_bytes = p->weight_bytes = 0;
+  // The attention's shape (keys attended summed over the queries) is not a GEMM's [m x k] x
+  // [k x n]: the products are one per sequence and head, which the shape does not say. No
+  // shape, so neither a profile's GEMM rows nor a unit's GEMM tiling mistakes it for one.
+  for (op* p : {&qk, &sm, &pv}) p->shape_m = p->shape_n = p->shape_k = 0;
   // Dropout, where the model has it, acts on the probabilities: after the softmax.
   qk.dropout = pv.dropout = false;
   out.push_back(qk);

@@ -126,6 +126,9 @@ class compute_unit : public sc_core::sc_module {
   /// Share of peak the unit reaches on operator `o` (a backward kernel: its forward's share
   /// times the unit's backward_efficiency).
   double efficiency_for(const op& o) const;
+  /// Operations per cycle `o` runs at: peak x efficiency_for, or for a GEMM of known shape
+  /// on a unit with gemm_tiling, its operations over its fastest tiling's cycles.
+  double arithmetic_rate(const op& o) const;
   /// Share of the memory's reachable bandwidth operator `o` reaches (1 unless configured).
   double memory_efficiency_for(const op& o) const;
   /// Share of the shorter of `o`'s arithmetic and memory times per tile hidden under the

@@ -11,6 +11,7 @@
 
 #include "ptsim/tlm_config/cpu_scheduler.hpp"
 #include "ptsim/tlm_config/decoder.hpp"
+#include "ptsim/tlm_config/gemm_tiling.hpp"
 #include "ptsim/tlm_config/host_work.hpp"
 #include "ptsim/tlm_config/nvme_apst.hpp"
 #include "ptsim/tlm_config/op.hpp"
@@ -105,6 +106,9 @@ struct compute_unit_config {
   /// traffic passes its L2, which runs on the core clock: at a low clock (a tight power
   /// limit) the L2, not the DRAM, bounds a streaming kernel.
   double l2_bytes_per_cycle = 0;
+  /// A GEMM's arithmetic time from its shape: tiles, waves, split-K (gemm_tiling.hpp); not
+  /// enabled: its operations at op_efficiency's share of peak, whatever the shape.
+  gemm_tiling tiling;
   /// Idle states, shallow to deep (cpuidle): which one an idle period uses is chosen by
   /// the unit's idle_selector; their power belongs to the power model.
   std::vector<idle_state_timing> idle_states;
