@@ -288,24 +288,20 @@ void read_kind_suffix_map(const view& m, const std::string& key, const std::stri
   }
 }
 
-}  // namespace
-
-namespace {
-
 tlm_config::gemm_tiling resolve_gemm_tiling(const view& g) {
   tlm_config::gemm_tiling t;
-  auto add = [&](const std::string& text, const view& at) {
-    try {
-      t.tiles.push_back(tlm_config::parse_gemm_tile(text));
-    } catch (const std::invalid_argument& e) {
-      at.fail(e.what());
-    }
-  };
-  if (g.has("tiles")) {
-    for (const auto& item : g.at("tiles").items()) add(item.scalar(), item);
-    if (t.tiles.empty()) g.fail("tiles: give at least one tile shape (or leave the key out for the default set)", "tiles");
-  } else {
+  if (!g.has("tiles")) {
     t.tiles = tlm_config::default_gemm_tiles();
+  } else {
+    const auto items = g.at("tiles").items();
+    if (items.empty()) g.fail("give at least one tile shape (or leave the key out for the default set)", "tiles");
+    for (const auto& item : items) {
+      try {
+        t.tiles.push_back(tlm_config::parse_gemm_tile(item.scalar()));
+      } catch (const std::invalid_argument& e) {
+        item.fail(e.what());
+      }
+    }
   }
   t.operand_bytes_per_cycle = g.num("operand_bytes_per_cycle");
   t.wave_cycles = g.num("wave_cycles");
