@@ -188,6 +188,50 @@ if r.returncode == 0:
             check(sim == [metrics(res)[1]], f"list-item overlay row {i + 1}: {metrics(res)[1]} vs fit.csv {sim}")
 
 
+# One parameter for two keys that must share a value ({read,write}: a list of names, as {a..b}
+# is a range): the LPDDR's read and write energy per byte, data made with both at 45 pJ/B
+# (the scenario's own are 30 and 32). The fit finds 45 and the overlay writes it to both keys.
+EPATH = "platform.components.lpddr.energy_per_byte_{read,write}"
+etable = os.path.join(work, "etable.csv")
+with open(etable, "w") as f:
+    f.write("# synthetic: ptsim with the LPDDR's read and write energy at 45 pJ/B, duration 1 s\n")
+    f.write("workload.streams.camera.arrival.rate,power_W\n")
+    truth_rows = []
+    for i, rate in enumerate(RATES):
+        out_ = os.path.join(work, f"etruth{i}.h5")
+        r_ = run("run", "-q", "-o", out_, base, "--set", "duration=1 s",
+                 "--set", "platform.components.lpddr.energy_per_byte_read=45 pJ/B",
+                 "--set", "platform.components.lpddr.energy_per_byte_write=45 pJ/B",
+                 "--set", f"workload.streams.camera.arrival.rate={rate}")
+        assert r_.returncode == 0, r_.stderr
+        f.write(f"{rate},{metrics(out_)[1]!r}\n")
+ecalib = os.path.join(work, "ecalib.yaml")
+with open(ecalib, "w") as f:
+    f.write(f"""scenario: base.yaml
+set: {{ duration: "1 s" }}
+measurements: etable.csv
+targets:
+  power_W: {{ metric: avg_power_W }}
+parameters:
+  {EPATH}: {{ bounds: ["10 pJ/B", "80 pJ/B"], start: "20 pJ/B" }}
+holdout: {{ rows: [2] }}
+optimizer: {{ global_evals: 6, local_evals: 14 }}
+""")
+eout = os.path.join(work, "efit")
+r = run("calibrate", ecalib, "-o", eout, "-j", "2")
+check(r.returncode == 0, f"tied calibrate: exit {r.returncode}\n{r.stderr}")
+if r.returncode == 0:
+    with h5py.File(os.path.join(eout, "fit.h5"), "r") as h:
+        energy = float(h["parameters"]["value"][0])
+    print(f"fitted LPDDR read and write energy {energy!r} pJ/B")
+    check(abs(energy - 45) < 2, f"fitted energy {energy} pJ/B, expected ~45")
+    etext = open(os.path.join(eout, "calibrated.yaml")).read()
+    lines = [l.strip() for l in etext.splitlines() if l.strip().startswith("energy_per_byte_")]
+    values = {l.split(":")[0]: l.split(":")[1].split("#")[0].strip() for l in lines}
+    check(set(values) == {"energy_per_byte_read", "energy_per_byte_write"}, f"overlay keys: {values}")
+    check(len(set(values.values())) == 1, f"read and write not given one value: {values}")
+
+
 # A parameter no target depends on (the NPU's c_eff, against latency under the performance
 # governor): every evaluation gives the same error, and the run warns that the fit saw no slope.
 flat = os.path.join(work, "flat.yaml")
@@ -237,6 +281,8 @@ bad("no_such_column", [("holdout: { rows: [3] }", "holdout: { rows: [1] }")], "T
     "workload.streams.camera.arival.rate,latency_ms,power_W\n10 Hz,0.001,1\n20 Hz,0.002,2\n")
 bad("too_few_rows", [("holdout: { rows: [3] }", "holdout: { rows: [1] }")], "CALIB:8:3", "only 0 measured values",
     "workload.streams.camera.arrival.rate,latency_ms,power_W\n10 Hz,0.001,\n20 Hz,,\n")
+bad("empty_list_name", [(PATH, "platform.components.{npu,}.efficiency")], "CALIB:8:3",
+    "a list {X,Y,...} of names, found '{npu,}'")
 bad("holdout_fraction", [("holdout: { rows: [3] }", "holdout: { fraction: 1.5, seed: 2 }")], "CALIB:9:22",
     "expected a share between 0 and 1")
 

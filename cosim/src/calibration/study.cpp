@@ -32,21 +32,37 @@ std::vector<std::string> expand_ranges(const std::string& text) {
   const auto close = text.find('}', open);
   if (close == std::string::npos) throw std::invalid_argument("'" + text + "': an unclosed '{'");
   const std::string inside = text.substr(open + 1, close - open - 1);
-  const auto dots = inside.find("..");
-  long a = 0, b = 0;
-  const auto all_digits = [](const std::string& s) {
-    return !s.empty() && s.size() < 7 && s.find_first_not_of("0123456789") == std::string::npos;
+  const auto bad = [&] {
+    return std::invalid_argument("'" + text + "': expected a range {A..B} of integers with A <= B or a list {X,Y,...} " +
+                                 "of names, found '{" + inside + "}'");
   };
-  if (dots == std::string::npos || !all_digits(inside.substr(0, dots)) || !all_digits(inside.substr(dots + 2)) ||
-      (a = std::stol(inside.substr(0, dots))) > (b = std::stol(inside.substr(dots + 2))))
-    throw std::invalid_argument("'" + text + "': expected a range {A..B} of integers with A <= B, found '{" + inside + "}'");
+  // What the braces stand for, in order: A, A+1, .. B, or the listed names.
+  std::vector<std::string> choices;
+  const auto dots = inside.find("..");
+  if (inside.find(',') != std::string::npos) {
+    for (std::size_t at = 0;;) {
+      const auto comma = inside.find(',', at);
+      const std::string name = inside.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
+      if (name.empty() || name.find_first_of(" \t{") != std::string::npos) throw bad();
+      choices.push_back(name);
+      if (comma == std::string::npos) break;
+      at = comma + 1;
+    }
+  } else {
+    const auto all_digits = [](const std::string& s) {
+      return !s.empty() && s.size() < 7 && s.find_first_not_of("0123456789") == std::string::npos;
+    };
+    long a = 0, b = 0;
+    if (dots == std::string::npos || !all_digits(inside.substr(0, dots)) || !all_digits(inside.substr(dots + 2)) ||
+        (a = std::stol(inside.substr(0, dots))) > (b = std::stol(inside.substr(dots + 2))))
+      throw bad();
+    for (long i = a; i <= b; ++i) choices.push_back(std::to_string(i));
+  }
+  // Every first choice with every later one, in the order of the first.
+  const std::vector<std::string> rests = expand_ranges(text.substr(close + 1));
   std::vector<std::string> out;
-  for (const auto& rest : expand_ranges(text.substr(close + 1)))
-    for (long i = a; i <= b; ++i) out.push_back(text.substr(0, open) + std::to_string(i) + rest);
-  // Every first-range value with every later one, in the order of the first range.
-  std::stable_sort(out.begin(), out.end(), [&](const std::string& x, const std::string& y) {
-    return std::stol(x.substr(open)) < std::stol(y.substr(open));
-  });
+  for (const auto& c : choices)
+    for (const auto& rest : rests) out.push_back(text.substr(0, open) + c + rest);
   return out;
 }
 

@@ -132,8 +132,9 @@ study load_study(const fs::path& file, study_kind kind);
 /// Throws scenario_error.
 void check_study_conditions(const study& s, bool quick);
 
-/// "a.b{0..2}.c" -> a.b0.c, a.b1.c, a.b2.c (several ranges: every combination). Throws
-/// std::invalid_argument for a malformed range.
+/// "a.b{0..2}.c" -> a.b0.c, a.b1.c, a.b2.c; "a.{x,y}" -> a.x, a.y (a list of names: one
+/// parameter for keys that must share a value, a memory's read and write energy); several
+/// braces: every combination. Throws std::invalid_argument for malformed braces.
 std::vector<std::string> expand_ranges(const std::string& text);
 
 /// The shortest decimal text that reads back as x.
