@@ -46,16 +46,41 @@ base = os.path.join(work, "base.yaml")
 with open(base, "w") as f:
     f.write(f"extends: {os.path.join(scenarios, 'default.yaml')}\npolicy: {{ governor: performance }}\n")
 
-def truth(tag, setting):
-    """ptsim itself with `setting` (PATH=VALUE), 1 s at each rate: (rate, latency s, power W) per row."""
+def truth(tag, *settings):
+    """ptsim itself with `settings` (PATH=VALUE each), 1 s at each rate: (rate, latency s, power W) per row."""
     rows_ = []
+    sets = [x for setting in settings for x in ("--set", setting)]
     for i, rate in enumerate(RATES):
         out_ = os.path.join(work, f"{tag}{i}.h5")
-        r_ = run("run", "-q", "-o", out_, base, "--set", "duration=1 s", "--set", setting,
+        r_ = run("run", "-q", "-o", out_, base, "--set", "duration=1 s", *sets,
                  "--set", f"workload.streams.camera.arrival.rate={rate}")
         assert r_.returncode == 0, r_.stderr
         rows_.append((rate, *metrics(out_)))
     return rows_
+
+
+def power_fit(tag, settings, parameter):
+    """Average power made by ptsim with `settings`, fitted by `parameter` (a line of the
+    calibration's parameters), row 2 held out: (the calibrate run, its output folder)."""
+    with open(os.path.join(work, f"{tag}table.csv"), "w") as f:
+        f.write(f"# synthetic: ptsim with {', '.join(settings)}, duration 1 s\n")
+        f.write("workload.streams.camera.arrival.rate,power_W\n")
+        for rate, _, p in truth(f"{tag}truth", *settings):
+            f.write(f"{rate},{p!r}\n")
+    calib_ = os.path.join(work, f"{tag}calib.yaml")
+    with open(calib_, "w") as f:
+        f.write(f"""scenario: base.yaml
+set: {{ duration: "1 s" }}
+measurements: {tag}table.csv
+targets:
+  power_W: {{ metric: avg_power_W }}
+parameters:
+  {parameter}
+holdout: {{ rows: [2] }}
+optimizer: {{ global_evals: 6, local_evals: 14 }}
+""")
+    out_ = os.path.join(work, f"{tag}fit")
+    return run("calibrate", calib_, "-o", out_, "-j", "2"), out_
 
 
 # The measurements: ptsim at efficiency 0.55.
@@ -147,26 +172,7 @@ check(r.returncode == 2 and "--resume" in r.stderr, f"rerun without --resume: ex
 # data made at 760 mV. The overlay writes it as { 4: { volt: ... } } under the OPP list, which
 # extends merges into the inherited item: run as a scenario it reproduces fit.csv exactly.
 VPATH = "platform.domains.npu.opps.4.volt"
-vtable = os.path.join(work, "vtable.csv")
-with open(vtable, "w") as f:
-    f.write(f"# synthetic: ptsim at {VPATH} = 760 mV, duration 1 s\n")
-    f.write("workload.streams.camera.arrival.rate,power_W\n")
-    for rate, _, p in truth("vtruth", f"{VPATH}=760 mV"):
-        f.write(f"{rate},{p!r}\n")
-vcalib = os.path.join(work, "vcalib.yaml")
-with open(vcalib, "w") as f:
-    f.write(f"""scenario: base.yaml
-set: {{ duration: "1 s" }}
-measurements: vtable.csv
-targets:
-  power_W: {{ metric: avg_power_W }}
-parameters:
-  {VPATH}: {{ bounds: ["730 mV", "900 mV"], start: "850 mV" }}
-holdout: {{ rows: [2] }}
-optimizer: {{ global_evals: 6, local_evals: 14 }}
-""")
-vout = os.path.join(work, "vfit")
-r = run("calibrate", vcalib, "-o", vout, "-j", "2")
+r, vout = power_fit("v", [f"{VPATH}=760 mV"], f'{VPATH}: {{ bounds: ["730 mV", "900 mV"], start: "850 mV" }}')
 check(r.returncode == 0, f"list-item calibrate: exit {r.returncode}\n{r.stderr}")
 if r.returncode == 0:
     with h5py.File(os.path.join(vout, "fit.h5"), "r") as h:
@@ -192,33 +198,9 @@ if r.returncode == 0:
 # is a range): the LPDDR's read and write energy per byte, data made with both at 45 pJ/B
 # (the scenario's own are 30 and 32). The fit finds 45 and the overlay writes it to both keys.
 EPATH = "platform.components.lpddr.energy_per_byte_{read,write}"
-etable = os.path.join(work, "etable.csv")
-with open(etable, "w") as f:
-    f.write("# synthetic: ptsim with the LPDDR's read and write energy at 45 pJ/B, duration 1 s\n")
-    f.write("workload.streams.camera.arrival.rate,power_W\n")
-    truth_rows = []
-    for i, rate in enumerate(RATES):
-        out_ = os.path.join(work, f"etruth{i}.h5")
-        r_ = run("run", "-q", "-o", out_, base, "--set", "duration=1 s",
-                 "--set", "platform.components.lpddr.energy_per_byte_read=45 pJ/B",
-                 "--set", "platform.components.lpddr.energy_per_byte_write=45 pJ/B",
-                 "--set", f"workload.streams.camera.arrival.rate={rate}")
-        assert r_.returncode == 0, r_.stderr
-        f.write(f"{rate},{metrics(out_)[1]!r}\n")
-ecalib = os.path.join(work, "ecalib.yaml")
-with open(ecalib, "w") as f:
-    f.write(f"""scenario: base.yaml
-set: {{ duration: "1 s" }}
-measurements: etable.csv
-targets:
-  power_W: {{ metric: avg_power_W }}
-parameters:
-  {EPATH}: {{ bounds: ["10 pJ/B", "80 pJ/B"], start: "20 pJ/B" }}
-holdout: {{ rows: [2] }}
-optimizer: {{ global_evals: 6, local_evals: 14 }}
-""")
-eout = os.path.join(work, "efit")
-r = run("calibrate", ecalib, "-o", eout, "-j", "2")
+r, eout = power_fit("e", ["platform.components.lpddr.energy_per_byte_read=45 pJ/B",
+                          "platform.components.lpddr.energy_per_byte_write=45 pJ/B"],
+                   f'{EPATH}: {{ bounds: ["10 pJ/B", "80 pJ/B"], start: "20 pJ/B" }}')
 check(r.returncode == 0, f"tied calibrate: exit {r.returncode}\n{r.stderr}")
 if r.returncode == 0:
     with h5py.File(os.path.join(eout, "fit.h5"), "r") as h:
