@@ -227,6 +227,18 @@ check(r.returncode == 0, f"flat calibrate: exit {r.returncode}\n{r.stderr}")
 check("warning: the error took 1 distinct value(s) over" in r.stderr, f"no flat-objective warning:\n{r.stderr[-800:]}")
 
 
+# Keys valid only together (a unit's idle_residency goes with its idle_exit_latency): each
+# bound is checked with the other parameters at their start, as every run sets them all.
+together = os.path.join(work, "together.yaml")
+with open(together, "w") as f:
+    f.write(CALIB.replace(f"  {PATH}: {{ bounds: [0.3, 1.0], start: 0.8 }}",
+                          '  platform.components.npu.idle_exit_latency: { bounds: ["10 us", "100 us"] }\n'
+                          '  platform.components.npu.idle_residency: { bounds: ["50 us", "500 us"] }')
+                 .replace("global_evals: 6, local_evals: 14", "global_evals: 2, local_evals: 2"))
+r = run("calibrate", together, "-o", os.path.join(work, "togetherfit"), "-j", "2")
+check(r.returncode == 0, f"parameters valid only together: exit {r.returncode}\n{r.stderr[-600:]}")
+
+
 # Bad input: exit 2 with file:line:column, no output folder made.
 def bad(name, replace, expect_at, expect_text, table_text=None):
     c = os.path.join(work, f"bad-{name}.yaml")
@@ -263,6 +275,15 @@ bad("no_such_column", [("holdout: { rows: [3] }", "holdout: { rows: [1] }")], "T
     "workload.streams.camera.arival.rate,latency_ms,power_W\n10 Hz,0.001,1\n20 Hz,0.002,2\n")
 bad("too_few_rows", [("holdout: { rows: [3] }", "holdout: { rows: [1] }")], "CALIB:8:3", "only 0 measured values",
     "workload.streams.camera.arrival.rate,latency_ms,power_W\n10 Hz,0.001,\n20 Hz,,\n")
+# A key fitted twice, or fitted and fixed at once: two values for it would leave the run's
+# choice to the order of overrides.
+bad("listed_twice", [(PATH, "platform.components.{npu,npu}.efficiency")], "CALIB:8:3",
+    "'platform.components.npu.efficiency' is listed twice")
+bad("fitted_and_set", [('set: { duration: "1 s" }', f'set: {{ duration: "1 s", {PATH}: 0.5 }}')], "CALIB:8:3",
+    "is also fixed in set")
+bad("fitted_and_column", [("holdout: { rows: [3] }", "holdout: { rows: [1] }")], "CALIB:8:3",
+    "is also a condition column",
+    f"workload.streams.camera.arrival.rate,{PATH},latency_ms,power_W\n10 Hz,0.5,0.001,1\n20 Hz,0.6,0.002,2\n")
 bad("empty_list_name", [(PATH, "platform.components.{npu,}.efficiency")], "CALIB:8:3",
     "a list {X,Y,...} of names, found '{npu,}'")
 bad("holdout_fraction", [("holdout: { rows: [3] }", "holdout: { fraction: 1.5, seed: 2 }")], "CALIB:9:22",

@@ -38,7 +38,6 @@ std::vector<std::string> expand_ranges(const std::string& text) {
   };
   // What the braces stand for, in order: A, A+1, .. B, or the listed names.
   std::vector<std::string> choices;
-  const auto dots = inside.find("..");
   if (inside.find(',') != std::string::npos) {
     for (std::size_t at = 0;;) {
       const auto comma = inside.find(',', at);
@@ -52,6 +51,7 @@ std::vector<std::string> expand_ranges(const std::string& text) {
     const auto all_digits = [](const std::string& s) {
       return !s.empty() && s.size() < 7 && s.find_first_not_of("0123456789") == std::string::npos;
     };
+    const auto dots = inside.find("..");
     long a = 0, b = 0;
     if (dots == std::string::npos || !all_digits(inside.substr(0, dots)) || !all_digits(inside.substr(dots + 2)) ||
         (a = std::stol(inside.substr(0, dots))) > (b = std::stol(inside.substr(dots + 2))))

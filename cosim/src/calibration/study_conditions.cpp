@@ -57,14 +57,20 @@ void check_study_conditions(const study& s, bool quick) {
     shared.insert(shared.end(), s.quick_set.begin(), s.quick_set.end());
     for (const auto& w : s.quick_set_at) shared_at.push_back({w, w});
   }
-  // The parameters at their start, then each bound on its own (a bound in the wrong unit).
+  // The parameters at their start, then each bound with the others at their start (a bound
+  // in the wrong unit; keys that are only valid together, such as a GPU's gemm_tiling, load
+  // together as every run sets them).
   std::vector<scenarios::sweep_value> params;
   std::vector<origin> params_at;
-  for (const auto& p : s.parameters)
+  std::vector<std::size_t> owner;  // the parameter each entry of params belongs to
+  for (std::size_t i = 0; i < s.parameters.size(); ++i) {
+    const auto& p = s.parameters[i];
     for (const auto& path : p.paths) {
       params.push_back(reading::condition_value(path, p.value_text(p.start)));
       params_at.push_back({p.at, p.start_at});
+      owner.push_back(i);
     }
+  }
   scenarios::scenario first;
   bool have_first = false;
   for (const auto& row : s.rows) {
@@ -82,10 +88,13 @@ void check_study_conditions(const study& s, bool quick) {
     try_load(s, values, at, out, seen, have_first ? nullptr : &first);
     if (out.size() == before) have_first = true;
   }
-  for (const auto& p : s.parameters)
-    for (const double bound : {p.lo, p.hi}) {
+  for (std::size_t i = 0; i < s.parameters.size(); ++i)
+    for (const double bound : {s.parameters[i].lo, s.parameters[i].hi}) {
+      const auto& p = s.parameters[i];
       auto values = shared;
       auto at = shared_at;
+      for (std::size_t k = 0; k < params.size(); ++k)
+        if (owner[k] != i) values.push_back(params[k]), at.push_back(params_at[k]);
       for (const auto& path : p.paths) {
         values.push_back(reading::condition_value(path, p.value_text(bound)));
         at.push_back({p.at, bound == p.lo ? p.lo_at : p.hi_at});

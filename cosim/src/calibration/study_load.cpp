@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <random>
 
 #include "study.hpp"
@@ -327,6 +328,25 @@ void read_optimizer(collector& c, const YAML::Node& n, study& s) {
   }
 }
 
+// Each key is fitted by one parameter, once, and is not also a fixed condition: two values
+// for one key (a list naming it twice, overlapping ranges, a key both fitted and in `set` or
+// the table) would leave which one a run takes to the order of overrides.
+void check_parameter_paths(collector& c, const study& s) {
+  std::map<std::string, std::string> fitted_by;  // expanded key -> the parameter as written
+  for (const auto& p : s.parameters)
+    for (const auto& key : p.paths) {
+      const std::string w = "parameters." + p.path;
+      if (auto [it, fresh] = fitted_by.emplace(key, p.path); !fresh)
+        c.report(p.at, w,
+                 it->second == p.path ? "'" + key + "' is listed twice: each key is fitted once"
+                                      : "'" + key + "' is fitted by parameters." + it->second + " too: each key is fitted once");
+      else if (std::any_of(s.set.begin(), s.set.end(), [&](const auto& v) { return v.path == key; }))
+        c.report(p.at, w, "'" + key + "' is also fixed in set: a key is fitted or fixed, not both");
+      else if (std::find(s.condition_columns.begin(), s.condition_columns.end(), key) != s.condition_columns.end())
+        c.report(p.at, w, "'" + key + "' is also a condition column of " + s.table.file + ": a key is fitted or fixed, not both");
+    }
+}
+
 // Fewer measured values to fit than parameters leaves the fit undetermined.
 void check_determined(collector& c, const study& s) {
   std::size_t fitted_values = 0;
@@ -354,6 +374,7 @@ study load_study(const fs::path& path, study_kind kind) {
     read_compare_keys(f, s);
   } else {
     read_parameters(f, s);
+    check_parameter_paths(c, s);
     if (const auto n = f.root["holdout"]) read_holdout(c, n, s);
     if (const auto n = f.root["optimizer"]) read_optimizer(c, n, s);
     check_determined(c, s);

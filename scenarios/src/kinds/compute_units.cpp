@@ -50,10 +50,13 @@ schema_ptr gemm_tiling_schema() {
        req("operand_bytes_per_cycle",
            ranged(number("operand bytes the L2 and shared memory feed one SM per cycle: a tile's K step takes the "
                          "longer of its arithmetic and (rows + columns) x element bytes over this"),
-                  1e-9, std::nullopt)),
-       opt("wave_cycles", number("cycles a tile takes besides its K loop, once per wave (its first operand stages "
-                                 "loaded, its output written)",
-                                 "0", 0.0)),
+                  1e-9, std::nullopt, 4.0, 4096.0,
+                  "the XLA H100 fit gives 50.9; below a few bytes a cycle a GEMM would take seconds")),
+       opt("wave_cycles", ranged(number("cycles a tile takes besides its K loop, once per wave (its first operand "
+                                        "stages loaded, its output written)",
+                                        "0"),
+                                 0.0, std::nullopt, std::nullopt, 1e6,
+                                 "the XLA H100 fit gives 2755; a million cycles is ~0.5 ms a wave")),
        opt("max_split_k", integer("largest split of the reduction dimension (powers of two up to it)", "16", 1, 1024)),
        opt("min_split_depth", number("a split's share of K is at least this", "256", 1.0))});
 }
